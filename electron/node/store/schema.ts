@@ -1,0 +1,193 @@
+/**
+ * The ledger's schema, as an ordered list of migrations.
+ *
+ * The version is SQLite's `user_version`. Migrations only ever append: a shipped migration is
+ * never edited, because a ledger that already ran it would silently differ from a new one.
+ * A ledger whose version is newer than the last migration here was written by a newer Desk;
+ * it is refused, never rewritten (see `db.ts`), so an older Desk cannot damage it.
+ *
+ * Times are RFC 3339 UTC strings (`2026-11-29T20:33:37.000Z`), which sort as text. `day` columns
+ * hold the UTC day (`2026-11-29`) that retention sweeps delete a whole day of at a time.
+ */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE learnings (
+    rowid INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    agent TEXT NOT NULL,
+    text TEXT NOT NULL,
+    impact TEXT NOT NULL CHECK (impact IN ('low', 'medium', 'high')),
+    state TEXT NOT NULL CHECK (state IN ('provisional', 'confirmed', 'lapsed', 'rejected')),
+    proposals INTEGER NOT NULL DEFAULT 1,
+    rediscoveries INTEGER NOT NULL DEFAULT 0,
+    echoes INTEGER NOT NULL DEFAULT 0,
+    runs_left INTEGER NOT NULL,
+    first_at TEXT NOT NULL,
+    last_at TEXT NOT NULL,
+    live_since TEXT,
+    lapsed_at TEXT,
+    decided_by TEXT,
+    decided_at TEXT,
+    reason TEXT,
+    negated INTEGER NOT NULL,
+    word_count INTEGER NOT NULL
+  );
+  CREATE INDEX learnings_agent_state ON learnings (agent, state);
+  CREATE INDEX learnings_state_last ON learnings (state, last_at);
+  CREATE INDEX learnings_last ON learnings (last_at);
+
+  -- The word index sameness finds candidates through: a proposal is compared only with the
+  -- agent's learnings that share a significant word with it, never with all of them.
+  CREATE TABLE learning_words (
+    agent TEXT NOT NULL,
+    word TEXT NOT NULL,
+    learning_rowid INTEGER NOT NULL REFERENCES learnings (rowid) ON DELETE CASCADE,
+    PRIMARY KEY (agent, word, learning_rowid)
+  ) WITHOUT ROWID;
+  CREATE INDEX learning_words_learning ON learning_words (learning_rowid);
+
+  -- Full-text search for the operator's search box.
+  CREATE VIRTUAL TABLE learnings_fts USING fts5 (
+    text, content = 'learnings', content_rowid = 'rowid', tokenize = 'unicode61 remove_diacritics 2'
+  );
+  CREATE TRIGGER learnings_fts_insert AFTER INSERT ON learnings BEGIN
+    INSERT INTO learnings_fts (rowid, text) VALUES (new.rowid, new.text);
+  END;
+  CREATE TRIGGER learnings_fts_delete AFTER DELETE ON learnings BEGIN
+    INSERT INTO learnings_fts (learnings_fts, rowid, text) VALUES ('delete', old.rowid, old.text);
+  END;
+  CREATE TRIGGER learnings_fts_update AFTER UPDATE OF text ON learnings BEGIN
+    INSERT INTO learnings_fts (learnings_fts, rowid, text) VALUES ('delete', old.rowid, old.text);
+    INSERT INTO learnings_fts (rowid, text) VALUES (new.rowid, new.text);
+  END;
+
+  -- Every state change of a learning, with who and why when a person made it. the undo column holds
+  -- the fields a person's decision overwrote (JSON), so the decision can be undone exactly.
+  CREATE TABLE learning_history (
+    seq INTEGER PRIMARY KEY,
+    learning_id TEXT NOT NULL,
+    at TEXT NOT NULL,
+    day TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    by TEXT,
+    reason TEXT,
+    run TEXT,
+    state_before TEXT,
+    state_after TEXT NOT NULL,
+    undo TEXT
+  );
+  CREATE INDEX learning_history_learning ON learning_history (learning_id, seq);
+  CREATE INDEX learning_history_day ON learning_history (day, kind);
+
+  CREATE TABLE proposals (
+    seq INTEGER PRIMARY KEY,
+    at TEXT NOT NULL,
+    day TEXT NOT NULL,
+    agent TEXT NOT NULL,
+    run TEXT,
+    text TEXT NOT NULL,
+    impact TEXT NOT NULL,
+    outcome TEXT NOT NULL,
+    learning_id TEXT,
+    reason TEXT
+  );
+  CREATE INDEX proposals_day ON proposals (day);
+  CREATE INDEX proposals_agent ON proposals (agent, seq);
+  CREATE INDEX proposals_outcome ON proposals (outcome, seq);
+
+  CREATE TABLE runs (
+    run TEXT PRIMARY KEY,
+    seq INTEGER NOT NULL,
+    agent TEXT NOT NULL,
+    chain TEXT NOT NULL,
+    workflow TEXT NOT NULL,
+    flags TEXT NOT NULL,
+    routes TEXT NOT NULL,
+    learnings TEXT NOT NULL,
+    answers TEXT,
+    started_at TEXT NOT NULL,
+    finished_at TEXT,
+    outcome TEXT,
+    day TEXT NOT NULL
+  );
+  CREATE INDEX runs_agent ON runs (agent, seq);
+  CREATE INDEX runs_chain ON runs (chain, seq);
+  CREATE INDEX runs_day ON runs (day);
+
+  -- Which learnings each run was given: "what was it told when it did that?"
+  CREATE TABLE run_learnings (
+    learning_id TEXT NOT NULL,
+    run TEXT NOT NULL,
+    PRIMARY KEY (learning_id, run)
+  ) WITHOUT ROWID;
+  CREATE INDEX run_learnings_run ON run_learnings (run);
+
+  CREATE TABLE chains (
+    chain TEXT PRIMARY KEY,
+    agent TEXT NOT NULL,
+    answers TEXT,
+    workflow TEXT,
+    flags TEXT,
+    routes TEXT,
+    created_at TEXT NOT NULL
+  );
+
+  CREATE TABLE help_requests (
+    id TEXT PRIMARY KEY,
+    agent TEXT NOT NULL,
+    run TEXT NOT NULL,
+    chain TEXT NOT NULL,
+    fatal INTEGER NOT NULL,
+    category TEXT,
+    question TEXT NOT NULL,
+    at TEXT NOT NULL,
+    day TEXT NOT NULL,
+    state TEXT NOT NULL DEFAULT 'open' CHECK (state IN ('open', 'answered', 'resolved')),
+    workflow TEXT,
+    flags TEXT,
+    routes TEXT,
+    answer TEXT,
+    responder TEXT,
+    answered_at TEXT,
+    continued_as TEXT
+  );
+  CREATE INDEX help_requests_state ON help_requests (state, fatal, at);
+  CREATE INDEX help_requests_chain ON help_requests (chain);
+  CREATE INDEX help_requests_run ON help_requests (run);
+  CREATE INDEX help_requests_day ON help_requests (day);
+
+  -- Files the Desk must write after a commit (chain files for replies). A row is deleted only
+  -- once its file is on disk, so a crash in between re-writes it at the next start.
+  CREATE TABLE outbox (
+    seq INTEGER PRIMARY KEY,
+    path TEXT NOT NULL,
+    content TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+
+  -- How far each events file has been read; committed with the effects of the lines read.
+  CREATE TABLE event_files (
+    name TEXT PRIMARY KEY,
+    offset INTEGER NOT NULL,
+    lines INTEGER NOT NULL
+  );
+
+  CREATE TABLE refused_lines (
+    seq INTEGER PRIMARY KEY,
+    file TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    reason TEXT NOT NULL,
+    excerpt TEXT NOT NULL,
+    seen_at TEXT NOT NULL,
+    day TEXT NOT NULL
+  );
+
+  CREATE TABLE sweeps (
+    seq INTEGER PRIMARY KEY,
+    at TEXT NOT NULL,
+    report TEXT NOT NULL
+  );
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
