@@ -1,0 +1,100 @@
+/**
+ * What every `layover-desk` command is made of, and how its words are read.
+ *
+ * Exit codes are part of the interface agents and scripts rely on: 0 done, 2 refused or bad
+ * input (the reason on stderr), 1 failure (a bug or an I/O error). A command signals "refused"
+ * by throwing `Refusal`; anything else thrown is a failure.
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+export const EXIT_DONE = 0;
+export const EXIT_FAILURE = 1;
+export const EXIT_REFUSED = 2;
+
+/** Where a command writes and what it may read of its process, so tests can run it in-process. */
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /** Aborted when the process is asked to stop (SIGINT/SIGTERM); long-running commands listen. */
+  signal: AbortSignal;
+}
+
+export type Options = NonNullable<ParseArgsConfig['options']>;
+
+export interface Command {
+  /** The words that select it: `['run', 'start']` for `layover-desk run start`. */
+  name: readonly string[];
+  summary: string;
+  /** The full `--help` text, after the usage line. */
+  help: string;
+  usage: string;
+  options: Options;
+  run(args: ParsedArgs, io: CliIo): Promise<number | void> | number | void;
+}
+
+export interface ParsedArgs {
+  values: Record<string, string | boolean | string[] | boolean[] | undefined>;
+  positionals: string[];
+}
+
+/** A rule or the input said no: exit 2 with this message on stderr. */
+export class Refusal extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'Refusal';
+  }
+}
+
+/** Options every command that touches a factory takes. */
+export const FACTORY_OPTION: Options = {
+  factory: { type: 'string', short: 'f' },
+};
+export const JSON_OPTION: Options = {
+  json: { type: 'boolean' },
+};
+
+export function parseCommandArgs(command: Command, argv: string[]): ParsedArgs {
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      options: { ...command.options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
+    return { values: values as ParsedArgs['values'], positionals };
+  } catch (error) {
+    throw new Refusal(`${(error as Error).message}\nusage: layover-desk ${command.usage}`);
+  }
+}
+
+export function stringOption(args: ParsedArgs, name: string): string | undefined {
+  const value = args.values[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+export function requiredOption(args: ParsedArgs, name: string): string {
+  const value = stringOption(args, name);
+  if (value === undefined || value.trim() === '') throw new Refusal(`--${name} is required`);
+  return value;
+}
+
+export function listOption(args: ParsedArgs, name: string): string[] {
+  const value = args.values[name];
+  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string');
+  return typeof value === 'string' ? [value] : [];
+}
+
+export function flagOption(args: ParsedArgs, name: string): boolean {
+  return args.values[name] === true;
+}
+
+/** The factory a command works on: `--factory DIR`, else `LAYOVER_FACTORY`, else the cwd. */
+export function factoryDir(args: ParsedArgs, io: CliIo): string {
+  return stringOption(args, 'factory') ?? io.env.LAYOVER_FACTORY ?? io.cwd;
+}
+
+export function printJson(io: CliIo, value: unknown): void {
+  io.stdout(`${JSON.stringify(value, null, 2)}\n`);
+}

@@ -1,0 +1,101 @@
+/**
+ * The `layover-desk` command line: finds the command named by the first words, reads its
+ * options, runs it and turns what happened into an exit code.
+ *
+ * `runCli` takes its I/O as a parameter so tests run commands in-process; `bin/layover-desk.js`
+ * calls `main()` with the real process.
+ */
+import { createRequire } from 'node:module';
+import { COMMANDS } from './commands.js';
+import {
+  EXIT_DONE,
+  EXIT_FAILURE,
+  EXIT_REFUSED,
+  Refusal,
+  parseCommandArgs,
+  type CliIo,
+  type Command,
+} from './command.js';
+
+export function version(): string {
+  const require = createRequire(import.meta.url);
+  for (const candidate of ['../../../package.json', '../../package.json']) {
+    try {
+      const pkg = require(candidate) as { name?: string; version?: string };
+      if (pkg.name === 'layover-desk' && pkg.version) return pkg.version;
+    } catch {
+      // not at this depth: the source tree and the build sit at different depths
+    }
+  }
+  return '0.0.0';
+}
+
+function overview(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.join(' ').length), 4);
+  const lines = COMMANDS.map((c) => `  ${c.name.join(' ').padEnd(width)}  ${c.summary}`);
+  return [
+    'usage: layover-desk <command> [options]',
+    '',
+    'Commands:',
+    ...lines,
+    '',
+    'Every command takes --factory DIR (default: $LAYOVER_FACTORY, else the current folder)',
+    'where it touches a factory, --json on listings, and --help.',
+    'Exit codes: 0 done, 2 refused or bad input (reason on stderr), 1 failure.',
+  ].join('\n');
+}
+
+function findCommand(argv: string[]): { command: Command; rest: string[] } | undefined {
+  const matches = COMMANDS.filter((c) => c.name.every((word, i) => argv[i] === word));
+  const longest = matches.sort((a, b) => b.name.length - a.name.length)[0];
+  return longest ? { command: longest, rest: argv.slice(longest.name.length) } : undefined;
+}
+
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
+    io.stdout(`${overview()}\n`);
+    return EXIT_DONE;
+  }
+  if (argv[0] === '--version' || argv[0] === '-v') {
+    io.stdout(`${version()}\n`);
+    return EXIT_DONE;
+  }
+  const found = findCommand(argv);
+  if (!found) {
+    io.stderr(`layover-desk: unknown command '${argv.join(' ')}'\n\n${overview()}\n`);
+    return EXIT_REFUSED;
+  }
+  const { command, rest } = found;
+  try {
+    const args = parseCommandArgs(command, rest);
+    if (args.values.help === true) {
+      io.stdout(`usage: layover-desk ${command.usage}\n\n${command.summary}\n\n${command.help}\n`);
+      return EXIT_DONE;
+    }
+    const code = await command.run(args, io);
+    return code ?? EXIT_DONE;
+  } catch (error) {
+    if (error instanceof Refusal) {
+      io.stderr(`layover-desk ${command.name.join(' ')}: ${error.message}\n`);
+      return EXIT_REFUSED;
+    }
+    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    io.stderr(`layover-desk ${command.name.join(' ')}: failed: ${message}\n`);
+    return EXIT_FAILURE;
+  }
+}
+
+export async function main(): Promise<void> {
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  const code = await runCli(process.argv.slice(2), {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    env: process.env,
+    cwd: process.cwd(),
+    signal: controller.signal,
+  });
+  process.exitCode = code;
+}

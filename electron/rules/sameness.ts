@@ -1,0 +1,158 @@
+/**
+ * Whether two learnings say the same thing.
+ *
+ * Everything in the ledger hangs on this answer: an echo, a rediscovery, a refusal because a
+ * person already rejected the claim. And it fails silently in both directions. Too strict, and a
+ * rediscovery worded a little differently is never recognised, so nothing is ever confirmed and
+ * every learning lapses while the mechanism looks healthy. Too loose, and two different claims
+ * merge, and one of them disappears without anybody seeing it. That is why the rule is fixed in
+ * code and not a setting: there is no value of a knob here that an operator could tell was wrong.
+ *
+ * The measure is word containment rather than overall overlap, because real learnings share
+ * sentence frames. "The workspace needs careful handling before publishing" and "the manifest
+ * needs careful handling before publishing" share almost every word and are different facts; the
+ * difference is the one word the frame does not supply. A restatement with a clause added, on
+ * the other hand, holds every word of the original.
+ */
+
+/**
+ * Shared / union at which two texts count as the same thing reworded.
+ *
+ * High on purpose: it only has to catch texts of about the same length that differ in
+ * punctuation or a word. Anything looser starts merging claims that share a sentence frame.
+ */
+export const REWORDING_THRESHOLD = 0.8;
+
+/**
+ * Fewest significant words the shorter text needs before containment means anything.
+ *
+ * Without it a two-word scrap such as "use ripgrep" would be contained in every sentence that
+ * happens to mention both words, and would swallow them all as echoes.
+ */
+export const MIN_WORDS_TO_CONTAIN = 3;
+
+/**
+ * How many times as many words the longer text may have and still be the shorter one restated.
+ *
+ * A text far longer than the one it contains is a narrower claim, a refinement, and must stay a
+ * learning of its own; otherwise refining a learning would only ever count as an echo of it.
+ */
+export const MOST_ELABORATION = 2;
+
+/**
+ * Words that reverse a claim, whatever their length.
+ *
+ * Deliberately generous: counting a word that only sometimes negates costs, at worst, one missed
+ * rediscovery. Missing a real negation merges a claim with its own correction, so the agent's
+ * correction is filed as an echo and the wrong claim stays live. `t` is here because splitting on
+ * apostrophes turns "don't" and "isn't" into "don" / "isn" and "t".
+ */
+const NEGATIONS: ReadonlySet<string> = new Set([
+  'not',
+  'no',
+  'nor',
+  'never',
+  't',
+  'cannot',
+  'without',
+  'unless',
+  'neither',
+  'none',
+]);
+
+/**
+ * Anything that is not a letter, a digit or a combining mark separates words.
+ *
+ * Unicode-aware so that Cyrillic, CJK and accented Latin are words and not gaps between words;
+ * combining marks belong to the letter they decorate. Apostrophes (straight and curly) are
+ * separators, which is what makes contractions yield `t`.
+ */
+const SEPARATOR = /[^\p{L}\p{N}\p{M}]+/u;
+
+const DIGIT = /\p{N}/u;
+
+/** Words of this many code points or fewer are dropped unless they hold a digit. */
+const SHORT_WORD = 3;
+
+/**
+ * Splits prose into lower-case tokens.
+ *
+ * NFC first, so that "café" typed with a combining accent and "café" typed precomposed are one
+ * word rather than two that never match.
+ */
+function tokens(text: string): string[] {
+  return text
+    .normalize('NFC')
+    .toLowerCase()
+    .split(SEPARATOR)
+    .filter((token) => token.length > 0);
+}
+
+/**
+ * The words of a text worth comparing, in order of first appearance, without duplicates.
+ *
+ * Short words are dropped because they are mostly articles and prepositions, and counting them
+ * makes every sentence resemble every other. Words holding a digit survive regardless: "30" and
+ * "90" are short, numbers are most of what a learning says, and without this "expires every 30
+ * days" and "expires every 90 days" would be one learning.
+ */
+export function significantWords(text: string): string[] {
+  const kept = tokens(text).filter(
+    (token) => [...token].length > SHORT_WORD || DIGIT.test(token),
+  );
+  return [...new Set(kept)];
+}
+
+/**
+ * Whether a text reverses the sense of what it says.
+ *
+ * Looks at every token, short ones included, since "not" and "no" are exactly the words that
+ * `significantWords` drops. Only whole tokens count: "note", "nothing" and "know" merely contain
+ * a negation.
+ */
+export function isNegated(text: string): boolean {
+  return tokens(text).some((token) => NEGATIONS.has(token));
+}
+
+/** What sameness compares: the significant words of a text and whether it is negated. */
+export interface Fingerprint {
+  words: string[];
+  negated: boolean;
+}
+
+/** Reduces a text to what sameness compares, so a ledger can keep it instead of re-deriving it. */
+export function fingerprint(text: string): Fingerprint {
+  return { words: significantWords(text), negated: isNegated(text) };
+}
+
+/**
+ * Whether two fingerprints say the same thing.
+ *
+ * Order matters. The negation guard comes first because it must not be outvoted: adding "not" to
+ * an eight-word sentence changes no significant word at all, so by words alone a claim and its
+ * correction are identical. Two empty word sets come next and are different, because two scraps
+ * with nothing substantive in them are no evidence of one insight ("use rg now" and "go to bed"
+ * would otherwise match). Then rewording, then containment.
+ */
+export function sameFingerprint(a: Fingerprint, b: Fingerprint): boolean {
+  if (a.negated !== b.negated) return false;
+  if (a.words.length === 0 || b.words.length === 0) return false;
+
+  const [shorter, longer] = a.words.length <= b.words.length ? [a.words, b.words] : [b.words, a.words];
+  const inLonger = new Set(longer);
+  const shared = shorter.filter((word) => inLonger.has(word)).length;
+  const union = shorter.length + longer.length - shared;
+
+  if (shared / union >= REWORDING_THRESHOLD) return true;
+
+  return (
+    shared === shorter.length &&
+    shorter.length >= MIN_WORDS_TO_CONTAIN &&
+    longer.length <= shorter.length * MOST_ELABORATION
+  );
+}
+
+/** Whether two texts say the same thing; see {@link sameFingerprint}. */
+export function sameText(a: string, b: string): boolean {
+  return sameFingerprint(fingerprint(a), fingerprint(b));
+}

@@ -1,0 +1,174 @@
+import { describe, expect, it } from 'vitest';
+import {
+  fingerprint,
+  isNegated,
+  sameFingerprint,
+  sameText,
+  significantWords,
+} from '../../electron/rules/sameness.js';
+
+describe('sameness: the cases from the seed', () => {
+  it('rewording and punctuation do not make a new insight', () => {
+    expect(
+      sameText(
+        'The ADO token expires every 30 days; refresh it before publishing.',
+        'the ADO token expires every 30 days, refresh it before publishing',
+      ),
+    ).toBe(true);
+  });
+
+  it('a sentence with one clause added is still the same insight', () => {
+    expect(
+      sameText(
+        'the token expires every thirty days',
+        'the token expires every thirty days, refresh before publishing',
+      ),
+    ).toBe(true);
+  });
+
+  it('a claim and its negation are different', () => {
+    expect(
+      sameText(
+        'the migration is safe to run during business hours',
+        'the migration is not safe to run during business hours',
+      ),
+    ).toBe(false);
+    expect(
+      sameText(
+        'delete the old worktree before starting the next itinerary',
+        'do not delete the old worktree before starting the next itinerary',
+      ),
+    ).toBe(false);
+  });
+
+  it('learnings that differ only in a number are different', () => {
+    expect(sameText('the token expires every 30 days', 'the token expires every 90 days')).toBe(false);
+  });
+
+  it('two texts with nothing significant in them are different', () => {
+    expect(sameText('use rg now', 'go to bed')).toBe(false);
+    expect(sameText('', '')).toBe(false);
+  });
+
+  it('two claims sharing a sentence frame are different', () => {
+    expect(
+      sameText(
+        'the workspace needs careful handling before publishing',
+        'the manifest needs careful handling before publishing',
+      ),
+    ).toBe(false);
+  });
+
+  it('genuinely different insights are different', () => {
+    expect(
+      sameText('the ADO token expires every thirty days', 'prefer ripgrep over findstr when searching the tree'),
+    ).toBe(false);
+  });
+
+  it('a long refinement is different from the short claim it refines', () => {
+    expect(
+      sameText(
+        'exclude the assistant bot from new activity',
+        'exclude the assistant bot and the build service account from new activity, but only ' +
+          'when the commit tip is unchanged since the previous review cycle',
+      ),
+    ).toBe(false);
+  });
+});
+
+describe('sameness: words', () => {
+  it('words are lower-cased, short words dropped and duplicates kept once in order of first appearance', () => {
+    expect(significantWords('Refresh the TOKEN, then refresh it again')).toEqual(['refresh', 'token', 'then', 'again']);
+  });
+
+  it('a short word holding a digit is kept', () => {
+    expect(significantWords('use node v22 on port 80')).toEqual(['node', 'v22', 'port', '80']);
+  });
+
+  it('Cyrillic, CJK and accented letters are word characters, not separators', () => {
+    expect(significantWords('токен истекает каждые тридцать дней')).toEqual([
+      'токен',
+      'истекает',
+      'каждые',
+      'тридцать',
+      'дней',
+    ]);
+    expect(significantWords('データベース を 再起動')).toEqual(['データベース']);
+    expect(significantWords('déjà über naïve façade')).toEqual(['déjà', 'über', 'naïve', 'façade']);
+  });
+
+  it('a combining accent belongs to its word, and composed and decomposed spellings are one word', () => {
+    const decomposed = 'cafe\u0301 ouvert';
+    expect(significantWords(decomposed)).toEqual(['café', 'ouvert']);
+    expect(significantWords('CAFÉ ouvert')).toEqual(significantWords(decomposed));
+  });
+
+  it('every non-letter, non-digit character separates words', () => {
+    expect(significantWords('path/to-file_name.json:42')).toEqual(['path', 'file', 'name', 'json', '42']);
+  });
+});
+
+describe('sameness: the negation guard', () => {
+  it('a contraction with a straight apostrophe is a negation', () => {
+    expect(isNegated("don't run the migration at noon")).toBe(true);
+  });
+
+  it('a contraction with a curly apostrophe is a negation', () => {
+    expect(isNegated('the cache isn\u2019t shared between jobs')).toBe(true);
+  });
+
+  it('every listed negation word negates, in any case', () => {
+    for (const word of ['not', 'No', 'nor', 'NEVER', 'cannot', 'without', 'unless', 'neither', 'none']) {
+      expect(isNegated(`the build ${word} passes`), word).toBe(true);
+    }
+  });
+
+  it('a word that merely contains a negation does not negate', () => {
+    expect(isNegated('note that nothing here is known to be slow')).toBe(false);
+  });
+
+  it('a claim and its contracted correction are different', () => {
+    expect(sameText('the cache is shared between jobs', 'the cache isn\u2019t shared between jobs')).toBe(false);
+  });
+
+  it('two negated texts with the same words are the same', () => {
+    expect(sameText('never publish from a dirty worktree', 'Never publish from a dirty worktree!')).toBe(true);
+  });
+});
+
+describe('sameness: the containment bound', () => {
+  const short = 'alpha bravo charlie';
+
+  it('a text with exactly twice as many words that contains the shorter is the same', () => {
+    expect(sameText(short, 'alpha bravo charlie delta echoes foxtrot')).toBe(true);
+  });
+
+  it('a text with more than twice as many words is a refinement and different', () => {
+    expect(sameText(short, 'alpha bravo charlie delta echoes foxtrot hotel')).toBe(false);
+  });
+
+  it('containment needs at least three words in the shorter text', () => {
+    expect(sameText('alpha bravo', 'alpha bravo charlie')).toBe(false);
+  });
+
+  it('one missing word breaks containment', () => {
+    expect(sameText(short, 'alpha bravo delta echoes')).toBe(false);
+  });
+
+  it('sameness is symmetric', () => {
+    const long = 'alpha bravo charlie delta echoes foxtrot';
+    expect(sameText(long, short)).toBe(sameText(short, long));
+  });
+});
+
+describe('sameness: fingerprints', () => {
+  it('a fingerprint holds the significant words and the negation of its text', () => {
+    expect(fingerprint("Don't cache the lockfile")).toEqual({ words: ['cache', 'lockfile'], negated: true });
+  });
+
+  it('comparing fingerprints gives the same answer as comparing texts', () => {
+    const a = 'the token expires every thirty days';
+    const b = 'the token expires every thirty days, refresh before publishing';
+    expect(sameFingerprint(fingerprint(a), fingerprint(b))).toBe(sameText(a, b));
+  });
+});
