@@ -1,0 +1,111 @@
+/**
+ * The factory's `layover.toml`, read from disk and kept current.
+ *
+ * The operator edits this file by hand while the Desk runs, so it is sometimes wrong for a while:
+ * half-saved, mistyped, a zero where a zero means "never". A wrong file must neither stop the Desk
+ * nor take effect. So a bad file is refused as a whole, the Desk goes on with the last settings
+ * that were good (the defaults, if none ever were), and the error stays on show until the file is
+ * fixed. A missing file is not an error: it means the defaults.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEFAULT_SETTINGS, parseSettingsToml, type Settings } from '../rules/settings.js';
+
+export const SETTINGS_FILE = 'layover.toml';
+
+/**
+ * How often a watched file is read again.
+ *
+ * Polling the content rather than waiting for file-system events: it sees the file appear after
+ * the Desk started, it survives editors that save by replacing the file, it cannot miss a change
+ * made between loading and watching, and a settings file is small enough to read twice a second.
+ * Half a second is quicker than a person can switch back from the editor.
+ */
+const POLL_MS = 500;
+
+/** What reading the file found: its text, nothing (no file), or why it could not be read. */
+type Reading = { text: string } | { absent: true } | { unreadable: string };
+
+function sameReading(a: Reading, b: Reading): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+export class SettingsSource {
+  readonly path: string;
+  private settings: Settings = DEFAULT_SETTINGS;
+  private problem: string | null = null;
+  private warned: string[] = [];
+  private lastReading: Reading = { absent: true };
+
+  constructor(factoryDir: string) {
+    this.path = join(factoryDir, SETTINGS_FILE);
+    this.reload();
+  }
+
+  /** The settings in force: the file's when it is good, else the last good ones. */
+  current(): Settings {
+    return this.settings;
+  }
+
+  /** Why the file on disk is not in force, until it is fixed; null when it is. */
+  error(): string | null {
+    return this.problem;
+  }
+
+  /** Unknown keys and sections in the file on disk, in force or refused. */
+  warnings(): string[] {
+    return [...this.warned];
+  }
+
+  /** Reads the file again. Never throws: whatever goes wrong becomes `error()`. */
+  reload(): void {
+    this.apply(this.read());
+  }
+
+  /**
+   * Re-reads the file whenever it changes, is created or is deleted, then calls `onChange`.
+   * Returns the function that stops watching.
+   */
+  watch(onChange: () => void): () => void {
+    const timer = setInterval(() => {
+      const reading = this.read();
+      if (sameReading(reading, this.lastReading)) return;
+      this.apply(reading);
+      onChange();
+    }, POLL_MS);
+    // Watching settings is never a reason on its own to keep the process alive.
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
+  private read(): Reading {
+    try {
+      return { text: readFileSync(this.path, 'utf8') };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { absent: true };
+      return { unreadable: (error as Error).message };
+    }
+  }
+
+  private apply(reading: Reading): void {
+    this.lastReading = reading;
+    if ('absent' in reading) {
+      this.settings = DEFAULT_SETTINGS;
+      this.problem = null;
+      this.warned = [];
+      return;
+    }
+    if ('unreadable' in reading) {
+      this.problem = `${this.path} cannot be read (${reading.unreadable}); the last good settings stay in force`;
+      return;
+    }
+    const result = parseSettingsToml(reading.text);
+    this.warned = result.warnings;
+    if ('errors' in result) {
+      this.problem = `${this.path} is refused, the last good settings stay in force: ${result.errors.join('; ')}`;
+    } else {
+      this.settings = result.settings;
+      this.problem = null;
+    }
+  }
+}

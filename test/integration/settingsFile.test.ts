@@ -1,0 +1,141 @@
+import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SettingsSource } from '../../electron/node/settingsFile.js';
+import { DEFAULT_SETTINGS } from '../../electron/rules/settings.js';
+
+let factory: string;
+const stops: Array<() => void> = [];
+
+beforeEach(() => {
+  factory = mkdtempSync(join(tmpdir(), 'layover-settings-'));
+});
+
+afterEach(() => {
+  for (const stop of stops.splice(0)) stop();
+  rmSync(factory, { recursive: true, force: true });
+});
+
+function write(text: string): void {
+  writeFileSync(join(factory, 'layover.toml'), text);
+}
+
+/** Waits until `condition` holds, failing after a deadline rather than sleeping a fixed time. */
+async function eventually(condition: () => boolean, what: string, deadlineMs = 10_000): Promise<void> {
+  const deadline = Date.now() + deadlineMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe('the settings file', () => {
+  it('a factory without layover.toml runs on the defaults with no error', () => {
+    const source = new SettingsSource(factory);
+    expect(source.current()).toEqual(DEFAULT_SETTINGS);
+    expect(source.error()).toBeNull();
+    expect(source.warnings()).toEqual([]);
+  });
+
+  it('a good file is in force and its unknown keys are warned about', () => {
+    write('[learnings]\nmax_text = 300\ncolour = "red"\n');
+    const source = new SettingsSource(factory);
+    expect(source.current().learnings.max_text).toBe(300);
+    expect(source.error()).toBeNull();
+    expect(source.warnings()).toEqual(['unknown key learnings.colour is ignored']);
+  });
+
+  it('a bad file at start leaves the defaults in force and reports the key', () => {
+    write('[learnings]\nprovisional_runs = 0\n');
+    const source = new SettingsSource(factory);
+    expect(source.current()).toEqual(DEFAULT_SETTINGS);
+    expect(source.error()).toContain('learnings.provisional_runs = 0');
+  });
+
+  it('a file that turns bad keeps the last good settings and reports the key until it is fixed', () => {
+    write('[learnings]\nmax_text = 300\n');
+    const source = new SettingsSource(factory);
+
+    write('[learnings]\nmax_text = 300\nmax_per_run = -1\n');
+    source.reload();
+    expect(source.current().learnings.max_text).toBe(300);
+    expect(source.error()).toContain('learnings.max_per_run = -1');
+
+    write('[learnings]\nmax_text = 250\n');
+    source.reload();
+    expect(source.current().learnings.max_text).toBe(250);
+    expect(source.error()).toBeNull();
+  });
+
+  it('a syntax error keeps the last good settings and names the line', () => {
+    write('[retention]\ndays = 30\n');
+    const source = new SettingsSource(factory);
+    write('[retention]\ndays = 30\n[learnings\n');
+    source.reload();
+    expect(source.current().retention.days).toBe(30);
+    expect(source.error()).toContain('line 3');
+  });
+
+  it('deleting the file returns to the defaults and clears the error', () => {
+    write('[learnings]\nmax_text = 0\n');
+    const source = new SettingsSource(factory);
+    unlinkSync(join(factory, 'layover.toml'));
+    source.reload();
+    expect(source.current()).toEqual(DEFAULT_SETTINGS);
+    expect(source.error()).toBeNull();
+  });
+
+  it('a watched file is re-read when it changes, and onChange is called', async () => {
+    write('[learnings]\nmax_text = 300\n');
+    const source = new SettingsSource(factory);
+    let changes = 0;
+    stops.push(source.watch(() => changes++));
+
+    write('[learnings]\nmax_text = 200\n');
+    await eventually(() => source.current().learnings.max_text === 200, 'the new max_text is in force');
+    expect(changes).toBeGreaterThan(0);
+
+    write('[learnings]\nmax_text = "lots"\n');
+    await eventually(() => source.error() !== null, 'the bad file is reported');
+    expect(source.error()).toContain('learnings.max_text');
+    expect(source.current().learnings.max_text).toBe(200);
+
+    write('[learnings]\nmax_text = 150\n');
+    await eventually(() => source.error() === null, 'the fixed file clears the error');
+    expect(source.current().learnings.max_text).toBe(150);
+  });
+
+  it('a file created after watching started is picked up', async () => {
+    const source = new SettingsSource(factory);
+    stops.push(source.watch(() => {}));
+    write('[retention]\ndays = 7\n');
+    await eventually(() => source.current().retention.days === 7, 'the created file is in force');
+  });
+
+  it('a change made between loading and watching is not missed', async () => {
+    write('[retention]\ndays = 7\n');
+    const source = new SettingsSource(factory);
+    write('[retention]\ndays = 8\n');
+    stops.push(source.watch(() => {}));
+    await eventually(() => source.current().retention.days === 8, 'the change is in force');
+  });
+
+  it('after the watch is stopped, changes are no longer read', async () => {
+    write('[retention]\ndays = 7\n');
+    const source = new SettingsSource(factory);
+    let changes = 0;
+    const stop = source.watch(() => changes++);
+    write('[retention]\ndays = 8\n');
+    await eventually(() => changes > 0, 'the first change is seen');
+    stop();
+
+    const seen = changes;
+    write('[retention]\ndays = 9\n');
+    // A watcher still running would see this within two polls; wait longer than that.
+    const until = Date.now() + 1_500;
+    await eventually(() => Date.now() > until, 'the poll window has passed');
+    expect(changes).toBe(seen);
+    expect(source.current().retention.days).toBe(8);
+  });
+});
