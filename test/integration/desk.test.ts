@@ -1,0 +1,128 @@
+/**
+ * The running Desk as the window sees it: every call goes through `dispatch` (the same path both
+ * hosts use), on a real factory folder with a real ledger and a real watcher.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { dispatch, type Envelope, type PushName } from '../../shared/api.js';
+import { Desk } from '../../electron/node/desk.js';
+import { ledgerPath } from '../../electron/node/store/db.js';
+import { appendEvents, eventually, tempFactory } from '../support/factory.js';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function openDesk(dir?: string) {
+  const factory = dir ?? tempFactory('layover-desk-').dir;
+  const desk = await Desk.open(factory, { host: 'browser', osUser: 'tester' });
+  const pushes: { name: PushName; payload: unknown }[] = [];
+  desk.onPush((name, payload) => pushes.push({ name, payload }));
+  cleanups.push(() => desk.close());
+  cleanups.push(() => fs.rmSync(factory, { recursive: true, force: true }));
+  const call = async (channel: string, input: unknown): Promise<Envelope> => dispatch(desk.handlers, channel, input);
+  const value = async (channel: string, input: unknown) => {
+    const envelope = await call(channel, input);
+    if (!envelope.ok) throw new Error(`${channel}: ${envelope.error.code}: ${envelope.error.message}`);
+    return envelope.value as Record<string, any>;
+  };
+  return { desk, factory, pushes, call, value };
+}
+
+const T0 = '2026-11-20T10:00:00.000Z';
+
+describe('the Desk', () => {
+  it('a learning appended to the events file while the Desk runs reaches the window without a reload', async () => {
+    const { factory, pushes, value, desk } = await openDesk();
+    await desk.idle();
+    appendEvents(factory, { type: 'learning.proposed', at: T0, agent: 'builder', text: 'run the linter before pushing any branch', impact: 'high' });
+    const page = await eventually(async () => {
+      const result = await value('learnings.query', {});
+      return result.total === 1 ? result : undefined;
+    });
+    expect(page.rows[0].text).toBe('run the linter before pushing any branch');
+    expect(page.rows[0].state).toBe('provisional');
+    expect(pushes.some((p) => p.name === 'ledger.changed')).toBe(true);
+    expect(fs.existsSync(path.join(factory, 'learnings', 'builder.json'))).toBe(true);
+  });
+
+  it('a new fatal help request is pushed to the window', async () => {
+    const { factory, pushes, desk } = await openDesk();
+    await desk.idle();
+    appendEvents(
+      factory,
+      { type: 'run.started', at: T0, run: 'r1', agent: 'scout', chain: 'c1', workflow: 'triage', flags: {}, routes: [], learnings: [] },
+      { type: 'help.requested', at: T0, id: 'h1', agent: 'scout', run: 'r1', chain: 'c1', fatal: true, question: 'which token should I use?' },
+    );
+    const push = await eventually(() => pushes.find((p) => p.name === 'help.fatal'));
+    expect((push.payload as { id: string; awaiting_human: boolean }).id).toBe('h1');
+    expect((push.payload as { awaiting_human: boolean }).awaiting_human).toBe(true);
+  });
+
+  it('a bulk rejection by filter changes exactly the matching learnings and re-writes the agent file', async () => {
+    const { factory, value, desk } = await openDesk();
+    appendEvents(
+      factory,
+      { type: 'learning.proposed', at: T0, agent: 'builder', text: 'cache the npm folder between pipeline steps', impact: 'low' },
+      { type: 'learning.proposed', at: T0, agent: 'builder', text: 'pin the docker base image by digest always', impact: 'low' },
+      { type: 'learning.proposed', at: T0, agent: 'reviewer', text: 'read the changelog before approving a bump', impact: 'low' },
+    );
+    await eventually(async () => (await value('learnings.query', {})).total === 3);
+    await desk.idle();
+    const result = await value('learnings.reject', { target: { filter: { agent: 'builder' } }, by: 'Ana', reason: 'too vague' });
+    expect(result.changed).toHaveLength(2);
+    const counts = (await value('learnings.query', {})).counts;
+    expect(counts).toEqual({ provisional: 1, confirmed: 0, lapsed: 0, rejected: 2 });
+    const exported = JSON.parse(fs.readFileSync(path.join(factory, 'learnings', 'builder.json'), 'utf8'));
+    expect(exported.learnings).toEqual([]);
+    const undone = await value('learnings.undo', { ids: result.changed, by: 'Ana' });
+    expect(undone.changed).toHaveLength(2);
+    expect((await value('learnings.query', {})).counts.provisional).toBe(3);
+  });
+
+  it('a payload that does not fit the contract is refused and names the field', async () => {
+    const { call } = await openDesk();
+    const envelope = await call('learnings.reject', { target: { ids: [] }, by: '' });
+    expect(envelope.ok).toBe(false);
+    if (!envelope.ok) {
+      expect(envelope.error.code).toBe('bad_input');
+      expect(envelope.error.message).toMatch(/target|by/);
+    }
+  });
+
+  it('a missing factory folder is reported and the Desk keeps answering', async () => {
+    const missing = path.join(tempFactory().dir, 'not-there');
+    const { call, value } = await openDesk(missing);
+    const info = await value('desk.info', {});
+    expect(info.factory_error).toContain('does not exist');
+    const envelope = await call('learnings.query', {});
+    expect(envelope).toMatchObject({ ok: false, error: { code: 'unavailable' } });
+  });
+
+  it('a corrupt ledger is reported with its file and is not overwritten', async () => {
+    const { dir } = tempFactory();
+    const file = ledgerPath(dir);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const garbage = Buffer.from('this is not a sqlite database, it is a note the operator left here'.repeat(100));
+    fs.writeFileSync(file, garbage);
+    const { value, call } = await openDesk(dir);
+    const info = await value('desk.info', {});
+    expect(info.ledger_problem.file).toBe(file);
+    expect(info.ledger_problem.message).toMatch(/not a valid SQLite database|corrupt/);
+    expect((await call('learnings.query', {})).ok).toBe(false);
+    expect(fs.readFileSync(file).equals(garbage)).toBe(true);
+  });
+
+  it('opening another factory switches the ledger and tells the window', async () => {
+    const { value, pushes } = await openDesk();
+    const other = tempFactory();
+    cleanups.push(other.remove);
+    appendEvents(other.dir, { type: 'learning.proposed', at: T0, agent: 'scout', text: 'the staging database resets every night at midnight', impact: 'medium' });
+    const info = await value('factory.open', { path: other.dir });
+    expect(info.factory).toBe(other.dir);
+    expect(pushes.some((p) => p.name === 'desk.changed')).toBe(true);
+    await eventually(async () => (await value('learnings.query', {})).total === 1);
+  });
+});
