@@ -1,0 +1,154 @@
+/**
+ * `layover-desk backup`, `backups` and `restore`: the ledger's safety copies by hand, and the
+ * way every retention/safety command opens the ledger so that one that cannot be opened is
+ * reported with its path and the newest copy (exit 1), and never written to.
+ */
+import fs from 'node:fs';
+import {
+  EXIT_FAILURE,
+  FACTORY_OPTION,
+  JSON_OPTION,
+  Refusal,
+  factoryDir,
+  flagOption,
+  printJson,
+  type CliIo,
+  type Command,
+  type ParsedArgs,
+} from '../command.js';
+import { backupLedger, backupsDir, ledgerProblem, listBackups, restoreBackup, RestoreRefused } from '../../node/backup.js';
+import { assertFactory, FactoryMissingError } from '../../node/factory.js';
+import { LedgerOpenError, ledgerPath, openDb, type Db } from '../../node/store/db.js';
+
+/**
+ * Runs `work` with the factory's ledger open, closing it after. A ledger that cannot be opened
+ * is reported on stderr (naming the file and the newest safety copy) and gives exit 1.
+ */
+export async function withLedger(
+  factory: string,
+  io: CliIo,
+  work: (db: Db, root: string) => Promise<number | void> | number | void,
+): Promise<number | void> {
+  let root: string;
+  try {
+    root = assertFactory(factory);
+  } catch (error) {
+    if (error instanceof FactoryMissingError) throw new Refusal(error.message);
+    throw error;
+  }
+  let db: Db;
+  try {
+    db = openDb(ledgerPath(root));
+  } catch (error) {
+    if (!(error instanceof LedgerOpenError)) throw error;
+    const problem = ledgerProblem(root, error);
+    io.stderr(`layover-desk: ${problem.message}\n`);
+    if (problem.newest_backup) {
+      io.stderr(`To restore it: layover-desk restore --factory ${root} ${problem.newest_backup}\n`);
+    }
+    return EXIT_FAILURE;
+  }
+  try {
+    return await work(db, root);
+  } finally {
+    db.close();
+  }
+}
+
+function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+export const backupCommand: Command = {
+  name: ['backup'],
+  summary: 'Write a safety copy of the ledger now',
+  usage: 'backup [--factory DIR] [--json]',
+  options: { ...FACTORY_OPTION, ...JSON_OPTION },
+  help: [
+    'Writes a consistent copy of the ledger (.layover/ledger.sqlite) into .layover/backups/,',
+    'named for the current UTC time, and keeps the newest 7 copies. The running Desk makes one',
+    'a day by itself; this makes one now, e.g. before moving the factory.',
+    '',
+    'Options:',
+    '  --factory DIR  the factory (default: $LAYOVER_FACTORY, else the current folder)',
+    '  --json         print the copy made as JSON: {name, file, at, size}',
+  ].join('\n'),
+  async run(args: ParsedArgs, io: CliIo) {
+    const factory = factoryDir(args, io);
+    if (!fs.existsSync(ledgerPath(factory))) {
+      throw new Refusal(`there is no ledger at ${ledgerPath(factory)} yet: nothing to copy`);
+    }
+    return withLedger(factory, io, async (db, root) => {
+      const info = await backupLedger(db, root, new Date());
+      if (flagOption(args, 'json')) printJson(io, info);
+      else io.stdout(`Safety copy written: ${info.file} (${formatSize(info.size)})\n`);
+    });
+  },
+};
+
+export const backupsCommand: Command = {
+  name: ['backups'],
+  summary: "List the ledger's safety copies, newest first",
+  usage: 'backups [--factory DIR] [--json]',
+  options: { ...FACTORY_OPTION, ...JSON_OPTION },
+  help: [
+    'Lists the safety copies in .layover/backups/, newest first. The name is what',
+    '`layover-desk restore` takes. Works also when the ledger itself cannot be opened.',
+    '',
+    'Options:',
+    '  --factory DIR  the factory (default: $LAYOVER_FACTORY, else the current folder)',
+    '  --json         print {rows: [{name, file, at, size}]}',
+  ].join('\n'),
+  run(args: ParsedArgs, io: CliIo) {
+    const factory = factoryDir(args, io);
+    const rows = listBackups(factory);
+    if (flagOption(args, 'json')) {
+      printJson(io, { rows });
+      return;
+    }
+    if (rows.length === 0) {
+      io.stdout(`No safety copies in ${backupsDir(factory)}\n`);
+      return;
+    }
+    for (const row of rows) io.stdout(`${row.name}  ${row.at}  ${formatSize(row.size)}\n`);
+  },
+};
+
+export const restoreCommand: Command = {
+  name: ['restore'],
+  summary: 'Bring back a safety copy of the ledger (the present one is moved aside)',
+  usage: 'restore [--factory DIR] [--json] BACKUP',
+  options: { ...FACTORY_OPTION, ...JSON_OPTION },
+  help: [
+    'Replaces the ledger with the safety copy BACKUP (a name from `layover-desk backups`).',
+    'The copy is checked first; then the present ledger and its -wal/-shm files are renamed',
+    'to ledger.sqlite.broken-<time> beside it (kept, never deleted) and the copy takes its',
+    'place. Close the Desk app first: it must not have the ledger open. Events recorded since',
+    'the copy was made are not in it.',
+    '',
+    'Options:',
+    '  --factory DIR  the factory (default: $LAYOVER_FACTORY, else the current folder)',
+    '  --json         print {restored, moved_aside}',
+  ].join('\n'),
+  run(args: ParsedArgs, io: CliIo) {
+    const factory = factoryDir(args, io);
+    const [name, ...extra] = args.positionals;
+    if (name === undefined || name.trim() === '') throw new Refusal('name the safety copy to restore (see `layover-desk backups`)');
+    if (extra.length > 0) throw new Refusal(`one safety copy at a time; unexpected: ${extra.join(' ')}`);
+    let result;
+    try {
+      result = restoreBackup(factory, name, new Date());
+    } catch (error) {
+      if (error instanceof RestoreRefused) throw new Refusal(error.message);
+      throw error;
+    }
+    if (flagOption(args, 'json')) {
+      printJson(io, result);
+      return;
+    }
+    io.stdout(`Restored ${result.restored} as ${ledgerPath(factory)}\n`);
+    for (const file of result.moved_aside) io.stdout(`The previous file is kept as ${file}\n`);
+  },
+};

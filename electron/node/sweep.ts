@@ -1,0 +1,255 @@
+/**
+ * Retention sweeps: deleting what has expired from the ledger and the factory's events folder.
+ *
+ * The rules are in `rules/retention.ts`; this is how they are applied:
+ * - Help requests, runs (with the record of which learnings each was given), the proposal log
+ *   and refused event lines go a whole UTC day at a time, by their `day` column.
+ * - Lapsed learnings past their deadline go with their word index (foreign-key cascade, and
+ *   explicitly too), their full-text entry (trigger) and their history. The history of every
+ *   learning that stays is kept whole, however old: it is part of the learning (who decided what,
+ *   and what an undo restores), not an event log.
+ * - All of that, and the sweep's report, is one SQLite transaction: a sweep is all done or not at
+ *   all.
+ * - Events files older than the horizon are deleted only once fully read (their committed offset
+ *   equals their size), and only after the transaction committed. A file's `event_files` row goes
+ *   only after the file itself is gone: a row removed while its file stays would make the next
+ *   ingest read the file again from the start and apply its events twice. If a file cannot be
+ *   deleted, the stored report is corrected to what really went and the file is tried again at
+ *   the next sweep.
+ *
+ * Only sweeps read the clock (`now`); everything else in the ledger is dated by the events.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { SweepReport } from '../../shared/domain.js';
+import { SweepReport as SweepReportSchema } from '../../shared/domain.js';
+import { eventFileDay, isLapsedExpired, retentionHorizon } from '../rules/retention.js';
+import type { Settings } from '../rules/settings.js';
+import { factoryPaths } from './factory.js';
+import type { Db } from './store/db.js';
+
+
+interface EventFileCandidate {
+  /** The file's name, which is also the key of its row in `event_files`. */
+  name: string;
+  file: string;
+}
+
+/**
+ * The events files a sweep at `horizon` may delete: named for a day before the horizon, and read
+ * to their last byte. A file the Desk has no row for has not been read at all and stays.
+ */
+function eventFileCandidates(db: Db, factory: string, horizon: string): EventFileCandidate[] {
+  const dir = factoryPaths(factory).events;
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const offsetOf = db.prepare<[string], { offset: number }>('SELECT offset FROM event_files WHERE name = ?');
+  const candidates: EventFileCandidate[] = [];
+  for (const name of names.sort()) {
+    const day = eventFileDay(name);
+    if (day === null || day >= horizon) continue;
+    const file = path.join(dir, name);
+    let size: number;
+    try {
+      const stat = fs.statSync(file);
+      if (!stat.isFile()) continue;
+      size = stat.size;
+    } catch {
+      continue;
+    }
+    const row = offsetOf.get(name);
+    if (row && row.offset === size) candidates.push({ name, file });
+  }
+  return candidates;
+}
+
+/** Runs one sweep at `now` under `settings` and returns (and records) what it deleted. */
+export function sweep(db: Db, factory: string, settings: Settings, now: Date = new Date()): SweepReport {
+  const horizon = retentionHorizon(now, settings);
+
+  const deleteHelp = db.prepare('DELETE FROM help_requests WHERE day < ?');
+  const deleteRunLearnings = db.prepare('DELETE FROM run_learnings WHERE run IN (SELECT run FROM runs WHERE day < ?)');
+  const deleteRuns = db.prepare('DELETE FROM runs WHERE day < ?');
+  const deleteProposals = db.prepare('DELETE FROM proposals WHERE day < ?');
+  const deleteRefused = db.prepare('DELETE FROM refused_lines WHERE day < ?');
+  const lapsedRows = db.prepare<[], { rowid: number; id: string; lapsed_at: string | null; last_at: string }>(
+    "SELECT rowid, id, lapsed_at, last_at FROM learnings WHERE state = 'lapsed'",
+  );
+  const deleteWords = db.prepare('DELETE FROM learning_words WHERE learning_rowid = ?');
+  const deleteHistory = db.prepare('DELETE FROM learning_history WHERE learning_id = ?');
+  const deleteLearning = db.prepare("DELETE FROM learnings WHERE rowid = ? AND state = 'lapsed'");
+  const insertSweep = db.prepare('INSERT INTO sweeps (at, report) VALUES (?, ?)');
+
+  const { report, seq, files } = db
+    .transaction(() => {
+      const help_requests = deleteHelp.run(horizon).changes;
+      deleteRunLearnings.run(horizon);
+      const runs = deleteRuns.run(horizon).changes;
+      const proposals = deleteProposals.run(horizon).changes;
+      deleteRefused.run(horizon);
+
+      let lapsed_learnings = 0;
+      for (const row of lapsedRows.all()) {
+        if (!isLapsedExpired({ state: 'lapsed', lapsed_at: row.lapsed_at, last_at: row.last_at }, now, settings)) {
+          continue;
+        }
+        deleteWords.run(row.rowid);
+        deleteHistory.run(row.id);
+        lapsed_learnings += deleteLearning.run(row.rowid).changes;
+      }
+
+      const files = eventFileCandidates(db, factory, horizon);
+      const report: SweepReport = {
+        at: now.toISOString(),
+        help_requests,
+        runs,
+        proposals,
+        event_files: files.length,
+        lapsed_learnings,
+      };
+      const seq = Number(insertSweep.run(report.at, JSON.stringify(report)).lastInsertRowid);
+      return { report, seq, files };
+    })
+    .immediate();
+
+  if (files.length === 0) return report;
+
+  const gone: EventFileCandidate[] = [];
+  for (const candidate of files) {
+    try {
+      fs.unlinkSync(candidate.file);
+      gone.push(candidate);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') gone.push(candidate);
+      // Otherwise the file stays, with its row, and is tried again at the next sweep.
+    }
+  }
+  const finalReport: SweepReport = { ...report, event_files: gone.length };
+  const deleteEventFile = db.prepare('DELETE FROM event_files WHERE name = ?');
+  const updateSweep = db.prepare('UPDATE sweeps SET report = ? WHERE seq = ?');
+  db.transaction(() => {
+    for (const candidate of gone) deleteEventFile.run(candidate.name);
+    if (gone.length !== files.length) updateSweep.run(JSON.stringify(finalReport), seq);
+  })();
+  return finalReport;
+}
+
+/** Past sweeps, newest first. */
+export function listSweeps(db: Db, page: { offset: number; limit: number }): { rows: SweepReport[] } {
+  const rows = db
+    .prepare<[number, number], { report: string }>('SELECT report FROM sweeps ORDER BY seq DESC LIMIT ? OFFSET ?')
+    .all(page.limit, page.offset);
+  return { rows: rows.map((row) => SweepReportSchema.parse(JSON.parse(row.report))) };
+}
+
+/** The most recent sweep, or null before the first. */
+export function lastSweep(db: Db): SweepReport | null {
+  return listSweeps(db, { offset: 0, limit: 1 }).rows[0] ?? null;
+}
+
+/** The timers a scheduler uses: the real ones by default, fakes in tests. */
+export interface SchedulerClock {
+  now(): number;
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const REAL_CLOCK: SchedulerClock = {
+  now: () => Date.now(),
+  setTimeout: (callback, ms) => {
+    const handle = setTimeout(callback, ms);
+    // A pending sweep must not keep a finished process (the CLI, a test) alive.
+    handle.unref?.();
+    return handle;
+  },
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+export const SWEEP_EVERY_MS = 60 * 60 * 1000;
+export const SWEEP_MIN_GAP_MS = 60 * 1000;
+
+export interface SweepSchedulerOptions {
+  /** Runs one sweep (the caller binds the ledger, factory and current settings). */
+  sweep: () => SweepReport;
+  onSweep?: (report: SweepReport) => void;
+  /** A sweep that threw (a locked ledger, a full disk): reported, and tried again on schedule. */
+  onError?: (error: unknown) => void;
+  clock?: SchedulerClock;
+  everyMs?: number;
+  minGapMs?: number;
+}
+
+/**
+ * When sweeps run: once at `start()`, after ingested runs finish (`noteRunsFinished()`, at most
+ * once a minute: a burst of finishing runs makes one sweep, and the last of them is never
+ * lost), and hourly. Each sweep resets the hourly timer.
+ */
+export class SweepScheduler {
+  private readonly clock: SchedulerClock;
+  private readonly everyMs: number;
+  private readonly minGapMs: number;
+  private hourly: unknown = null;
+  private pending: unknown = null;
+  private lastAt: number | null = null;
+  private running = false;
+
+  constructor(private readonly options: SweepSchedulerOptions) {
+    this.clock = options.clock ?? REAL_CLOCK;
+    this.everyMs = options.everyMs ?? SWEEP_EVERY_MS;
+    this.minGapMs = options.minGapMs ?? SWEEP_MIN_GAP_MS;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.runNow();
+  }
+
+  /** Ingest saw runs finish: sweep now, or as soon as a minute has passed since the last. */
+  noteRunsFinished(): void {
+    if (!this.running || this.pending !== null) return;
+    const wait = this.lastAt === null ? 0 : this.lastAt + this.minGapMs - this.clock.now();
+    if (wait <= 0) {
+      this.runNow();
+      return;
+    }
+    this.pending = this.clock.setTimeout(() => {
+      this.pending = null;
+      this.runNow();
+    }, wait);
+  }
+
+  stop(): void {
+    this.running = false;
+    if (this.hourly !== null) this.clock.clearTimeout(this.hourly);
+    if (this.pending !== null) this.clock.clearTimeout(this.pending);
+    this.hourly = null;
+    this.pending = null;
+  }
+
+  private runNow(): void {
+    if (!this.running) return;
+    if (this.pending !== null) {
+      this.clock.clearTimeout(this.pending);
+      this.pending = null;
+    }
+    this.lastAt = this.clock.now();
+    try {
+      const report = this.options.sweep();
+      this.options.onSweep?.(report);
+    } catch (error) {
+      this.options.onError?.(error);
+    }
+    if (!this.running) return; // stopped from a callback
+    if (this.hourly !== null) this.clock.clearTimeout(this.hourly);
+    this.hourly = this.clock.setTimeout(() => {
+      this.hourly = null;
+      this.runNow();
+    }, this.everyMs);
+  }
+}

@@ -1,0 +1,253 @@
+/**
+ * The ledger's safety copies and a ledger that cannot be opened, through the CLI in-process.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../electron/cli/main.js';
+import {
+  backupLedger,
+  backupsDir,
+  diagnoseLedger,
+  KEEP_BACKUPS,
+  listBackups,
+  newestBackup,
+  restoreBackup,
+  RestoreRefused,
+} from '../../electron/node/backup.js';
+import { ledgerPath, openDb } from '../../electron/node/store/db.js';
+
+let factory: string;
+
+async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(argv, {
+    stdout: (t) => void (stdout += t),
+    stderr: (t) => void (stderr += t),
+    env: {},
+    cwd: factory,
+    signal: new AbortController().signal,
+  });
+  return { code, stdout, stderr };
+}
+
+async function ingest(): Promise<void> {
+  const result = await cli('ingest', '--factory', factory);
+  expect(result.code).toBe(0);
+}
+
+function learnings(file: string): unknown[] {
+  const db = new Database(file, { readonly: true });
+  try {
+    return db.prepare('SELECT id, agent, text, state, last_at FROM learnings ORDER BY id').all();
+  } finally {
+    db.close();
+  }
+}
+
+/** A factory with a ledger holding three learnings. */
+async function seedLedger(): Promise<void> {
+  const dir = path.join(factory, 'events');
+  fs.mkdirSync(dir, { recursive: true });
+  const at = new Date().toISOString();
+  const lines = [
+    'the staging database resets every sunday night',
+    'integration tests need the VPN on port 8443',
+    'the docs site builds with mkdocs',
+  ].map((text) => JSON.stringify({ type: 'learning.proposed', at, agent: 'builder', text, impact: 'high' }));
+  fs.writeFileSync(path.join(dir, `${at.slice(0, 10)}.jsonl`), `${lines.join('\n')}\n`);
+  await ingest();
+  expect(learnings(ledgerPath(factory))).toHaveLength(3);
+}
+
+/** Files beside the ledger, to see that a failed open left nothing behind. */
+function deskFiles(): string[] {
+  return fs.readdirSync(path.join(factory, '.layover')).sort();
+}
+
+beforeEach(() => {
+  factory = fs.mkdtempSync(path.join(os.tmpdir(), 'layover-backup-'));
+});
+
+afterEach(() => {
+  fs.rmSync(factory, { recursive: true, force: true });
+});
+
+describe('safety copies', () => {
+  it('the safety copy opens and holds the same learnings', async () => {
+    await seedLedger();
+    const result = await cli('backup', '--factory', factory, '--json');
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const info = JSON.parse(result.stdout) as { name: string; file: string };
+    expect(info.name).toMatch(/^ledger-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z\.sqlite$/);
+    expect(path.dirname(info.file)).toBe(backupsDir(factory));
+
+    expect(fs.readdirSync(backupsDir(factory))).toEqual([info.name]); // no temporary left behind
+    expect(learnings(info.file)).toEqual(learnings(ledgerPath(factory)));
+    const copy = openDb(info.file);
+    expect(copy.prepare('SELECT count(*) AS n FROM learnings').get()).toEqual({ n: 3 });
+    copy.close();
+  });
+
+  it('only the newest 7 copies are kept', async () => {
+    await seedLedger();
+    const db = openDb(ledgerPath(factory));
+    try {
+      for (let i = 0; i < 9; i++) await backupLedger(db, factory, new Date(Date.UTC(2026, 10, 1 + i, 3, 0, 0)));
+    } finally {
+      db.close();
+    }
+    const names = listBackups(factory).map((b) => b.name);
+    expect(names).toHaveLength(KEEP_BACKUPS);
+    expect(names[0]).toBe('ledger-2026-11-09T03-00-00Z.sqlite');
+    expect(names.at(-1)).toBe('ledger-2026-11-03T03-00-00Z.sqlite');
+    expect(newestBackup(factory)?.name).toBe(names[0]);
+  });
+
+  it('backups lists the copies newest first, and says so when there are none', async () => {
+    expect((await cli('backups', '--factory', factory)).stdout).toMatch(/No safety copies/);
+    await seedLedger();
+    const db = openDb(ledgerPath(factory));
+    await backupLedger(db, factory, new Date('2026-11-01T00:00:00Z'));
+    await backupLedger(db, factory, new Date('2026-11-02T00:00:00Z'));
+    db.close();
+    const result = await cli('backups', '--factory', factory, '--json');
+    expect(result.code).toBe(0);
+    const { rows } = JSON.parse(result.stdout) as { rows: { name: string; at: string }[] };
+    expect(rows.map((r) => r.at)).toEqual(['2026-11-02T00:00:00.000Z', '2026-11-01T00:00:00.000Z']);
+  });
+
+  it('backup of a factory without a ledger is refused', async () => {
+    const result = await cli('backup', '--factory', factory);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/no ledger/);
+  });
+});
+
+describe('a ledger that cannot be opened', () => {
+  it('a corrupt ledger file is reported, naming the file and the newest copy, and is not overwritten', async () => {
+    await seedLedger();
+    const db = openDb(ledgerPath(factory));
+    const copy = await backupLedger(db, factory, new Date('2026-11-20T08:00:00Z'));
+    db.close();
+    const garbage = Buffer.from('this is not an SQLite database at all, it was overwritten by a sync tool\n'.repeat(200));
+    fs.writeFileSync(ledgerPath(factory), garbage);
+    const filesBefore = deskFiles();
+
+    for (const argv of [['sweep', '--factory', factory], ['backup', '--factory', factory]]) {
+      const result = await cli(...argv);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(ledgerPath(factory));
+      expect(result.stderr).toContain(copy.file);
+      expect(result.stderr).toMatch(/corrupt/);
+    }
+    const problem = diagnoseLedger(factory);
+    expect(problem).toEqual({ file: ledgerPath(factory), message: expect.stringContaining(copy.file), newest_backup: copy.name });
+
+    expect(fs.readFileSync(ledgerPath(factory)).equals(garbage)).toBe(true);
+    expect(deskFiles()).toEqual(filesBefore);
+  });
+
+  it('a ledger with a newer schema is refused and left untouched', async () => {
+    await seedLedger();
+    const raw = new Database(ledgerPath(factory));
+    raw.pragma('user_version = 99');
+    raw.close();
+    const bytes = fs.readFileSync(ledgerPath(factory));
+
+    const result = await cli('sweep', '--factory', factory);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(ledgerPath(factory));
+    expect(result.stderr).toMatch(/newer/);
+    expect(result.stderr).toMatch(/no safety copy/);
+    expect(diagnoseLedger(factory)).toMatchObject({ file: ledgerPath(factory), newest_backup: null });
+    expect(fs.readFileSync(ledgerPath(factory)).equals(bytes)).toBe(true);
+  });
+
+  it('a ledger locked by another program is reported as locked and left alone', async () => {
+    await seedLedger();
+    const holder = new Database(ledgerPath(factory));
+    try {
+      holder.pragma('locking_mode = EXCLUSIVE');
+      holder.exec("BEGIN EXCLUSIVE; INSERT INTO sweeps (at, report) VALUES ('x', '{}');");
+      const result = await cli('sweep', '--factory', factory);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(ledgerPath(factory));
+      expect(result.stderr).toMatch(/locked.*close the other program/s);
+    } finally {
+      holder.exec('ROLLBACK');
+      holder.close();
+    }
+    expect(diagnoseLedger(factory)).toBeNull();
+  });
+
+  it('a sound ledger, or none yet, is no problem', async () => {
+    expect(diagnoseLedger(factory)).toBeNull();
+    expect(fs.existsSync(ledgerPath(factory))).toBe(false);
+    await seedLedger();
+    expect(diagnoseLedger(factory)).toBeNull();
+  });
+});
+
+describe('restoring a safety copy', () => {
+  it('restore moves the bad file aside and brings back the copy', async () => {
+    await seedLedger();
+    const before = learnings(ledgerPath(factory));
+    const db = openDb(ledgerPath(factory));
+    const copy = await backupLedger(db, factory, new Date('2026-11-20T08:00:00Z'));
+    db.close();
+    const garbage = Buffer.from('garbage '.repeat(1000));
+    fs.writeFileSync(ledgerPath(factory), garbage);
+    fs.writeFileSync(`${ledgerPath(factory)}-wal`, 'stale wal');
+
+    const result = await cli('restore', '--factory', factory, copy.name);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+
+    expect(diagnoseLedger(factory)).toBeNull();
+    expect(learnings(ledgerPath(factory))).toEqual(before);
+    const aside = fs.readdirSync(path.join(factory, '.layover')).filter((n) => n.includes('.broken-'));
+    expect(aside.sort()).toEqual([expect.stringMatching(/^ledger\.sqlite\.broken-[\dTZ-]+$/), expect.stringMatching(/-wal$/)]);
+    const brokenFile = path.join(factory, '.layover', aside.find((n) => !n.endsWith('-wal'))!);
+    expect(fs.readFileSync(brokenFile).equals(garbage)).toBe(true);
+    expect(result.stdout).toContain(brokenFile);
+    expect(fs.existsSync(copy.file)).toBe(true); // the copy itself stays
+  });
+
+  it('restore takes only the name of a listed copy, never a path', async () => {
+    await seedLedger();
+    const db = openDb(ledgerPath(factory));
+    const copy = await backupLedger(db, factory, new Date('2026-11-20T08:00:00Z'));
+    db.close();
+    const bytes = fs.readFileSync(ledgerPath(factory));
+    for (const name of [copy.file, `../backups/${copy.name}`, '../ledger.sqlite', 'ledger-2026-01-01T00-00-00Z.sqlite']) {
+      const result = await cli('restore', '--factory', factory, name);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(copy.name);
+    }
+    expect((await cli('restore', '--factory', factory)).code).toBe(2);
+    expect(fs.readFileSync(ledgerPath(factory)).equals(bytes)).toBe(true);
+  });
+
+  it('a copy that is itself damaged is refused before anything is moved', async () => {
+    await seedLedger();
+    fs.mkdirSync(backupsDir(factory), { recursive: true });
+    const name = 'ledger-2026-11-20T08-00-00Z.sqlite';
+    fs.writeFileSync(path.join(backupsDir(factory), name), 'not a database'.repeat(100));
+    const bytes = fs.readFileSync(ledgerPath(factory));
+    expect(() => restoreBackup(factory, name)).toThrow(RestoreRefused);
+    expect(fs.readFileSync(ledgerPath(factory)).equals(bytes)).toBe(true);
+    expect(fs.readdirSync(path.join(factory, '.layover')).filter((n) => n.includes('broken') || n.includes('restoring'))).toEqual([]);
+  });
+
+  it('restore --help says the Desk must be closed and the old file is kept', async () => {
+    const result = await cli('restore', '--help');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/never deleted/);
+    expect(result.stdout).toMatch(/Close the Desk/);
+  });
+});

@@ -1,0 +1,253 @@
+/**
+ * Retention sweeps and safety copies through the CLI, in-process, on a temporary factory whose
+ * events are dated in the past and ingested as the Desk would.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SweepReport } from '../../shared/domain.js';
+import { runCli } from '../../electron/cli/main.js';
+import { ledgerPath, openDb } from '../../electron/node/store/db.js';
+
+const DAY = 24 * 60 * 60 * 1000;
+const HOUR = 60 * 60 * 1000;
+const T0 = Date.now();
+const ago = (ms: number) => new Date(T0 - ms).toISOString();
+
+let factory: string;
+
+interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function cli(...argv: string[]): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(argv, {
+    stdout: (t) => void (stdout += t),
+    stderr: (t) => void (stderr += t),
+    env: {},
+    cwd: factory,
+    signal: new AbortController().signal,
+  });
+  return { code, stdout, stderr };
+}
+
+/** Catches the ledger up with the events files, as the Desk does. */
+async function ingest(): Promise<void> {
+  const result = await cli('ingest', '--factory', factory, '--json');
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+  expect(JSON.parse(result.stdout)).toMatchObject({ refused: [] });
+}
+
+async function decide(kind: 'reject' | 'keep', id: string): Promise<void> {
+  const result = await cli(kind, '--factory', factory, '--by', 'Operator', id);
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+}
+
+type Event = Record<string, unknown> & { type: string; at: string };
+
+/** Writes events into the day files their `at` falls on, appending in time order. */
+function writeEvents(events: Event[]): void {
+  const dir = path.join(factory, 'events');
+  fs.mkdirSync(dir, { recursive: true });
+  for (const event of [...events].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0))) {
+    fs.appendFileSync(path.join(dir, `${event.at.slice(0, 10)}.jsonl`), `${JSON.stringify(event)}\n`);
+  }
+}
+
+function run(agent: string, id: string, startedAt: string, finishedAt: string): Event[] {
+  return [
+    { type: 'run.started', at: startedAt, run: id, agent, chain: `chain-${id}`, workflow: 'build', flags: {}, routes: [], learnings: [] },
+    { type: 'run.finished', at: finishedAt, run: id, agent, outcome: 'succeeded' },
+  ];
+}
+
+function propose(agent: string, text: string, at: string): Event {
+  return { type: 'learning.proposed', at, agent, text, impact: 'medium' };
+}
+
+/** A learning that lapsed at `lapsedAt`: proposed a week before, then one run (provisional_runs = 1). */
+function lapsedLearning(agent: string, text: string, lapsedAt: number): Event[] {
+  return [propose(agent, text, ago(lapsedAt + 7 * DAY)), ...run(agent, `run-${agent}`, ago(lapsedAt + HOUR), ago(lapsedAt))];
+}
+
+function query<T>(sql: string, ...params: unknown[]): T[] {
+  const db = new Database(ledgerPath(factory), { readonly: true });
+  try {
+    return db.prepare(sql).all(...params) as T[];
+  } finally {
+    db.close();
+  }
+}
+
+const learningOf = (agent: string) =>
+  query<{ id: string; state: string; lapsed_at: string | null }>('SELECT id, state, lapsed_at FROM learnings WHERE agent = ?', agent);
+const count = (table: string) => query<{ n: number }>(`SELECT count(*) AS n FROM ${table}`)[0]!.n;
+
+async function sweepJson(): Promise<SweepReport> {
+  const result = await cli('sweep', '--factory', factory, '--json');
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+  return SweepReport.parse(JSON.parse(result.stdout));
+}
+
+beforeEach(() => {
+  factory = fs.mkdtempSync(path.join(os.tmpdir(), 'layover-retention-'));
+  fs.writeFileSync(path.join(factory, 'layover.toml'), '[learnings]\nprovisional_runs = 1\n');
+});
+
+afterEach(() => {
+  fs.rmSync(factory, { recursive: true, force: true });
+});
+
+describe('a sweep keeps exactly what the retention rules keep', () => {
+  it('help requests, runs and the proposal log are kept at 89 days and deleted at 91; the report counts exactly what went', async () => {
+    writeEvents([
+      ...run('ops', 'r91', ago(91 * DAY + HOUR), ago(91 * DAY)),
+      { type: 'help.requested', at: ago(91 * DAY + 30 * 60_000), id: 'h91', agent: 'ops', run: 'r91', chain: 'chain-r91', fatal: true, question: 'old?' },
+      ...run('ops', 'r89', ago(89 * DAY + HOUR), ago(89 * DAY)),
+      { type: 'help.requested', at: ago(89 * DAY + 30 * 60_000), id: 'h89', agent: 'ops', run: 'r89', chain: 'chain-r89', fatal: true, question: 'recent?' },
+      propose('talker', 'the staging database resets every sunday night', ago(91 * DAY)),
+      propose('talker', 'integration tests need the VPN on port 8443', ago(89 * DAY)),
+    ]);
+    await ingest();
+    const before = { help: count('help_requests'), runs: count('runs'), proposals: count('proposals'), learnings: count('learnings') };
+
+    const report = await sweepJson();
+
+    expect(query('SELECT id FROM help_requests')).toEqual([{ id: 'h89' }]);
+    expect(query('SELECT run FROM runs')).toEqual([{ run: 'r89' }]);
+    expect(query('SELECT text FROM proposals')).toEqual([{ text: 'integration tests need the VPN on port 8443' }]);
+    expect(report).toMatchObject({
+      help_requests: before.help - count('help_requests'),
+      runs: before.runs - count('runs'),
+      proposals: before.proposals - count('proposals'),
+      lapsed_learnings: before.learnings - count('learnings'),
+    });
+    expect(report).toMatchObject({ help_requests: 1, runs: 1, proposals: 1, lapsed_learnings: 0 });
+    // Both proposals made provisional learnings: state, not events, so both stay.
+    expect(learningOf('talker').map((l) => l.state)).toEqual(['provisional', 'provisional']);
+  });
+
+  it('lapsed learnings are kept 13 days after they lapsed and deleted 15 days after (keep_lapsed_days 14 by default)', async () => {
+    writeEvents([
+      ...lapsedLearning('lap13', 'the cache key must include the node version', 13 * DAY),
+      ...lapsedLearning('lap15', 'the release script needs a clean working tree', 15 * DAY),
+    ]);
+    await ingest();
+    expect(learningOf('lap13')).toMatchObject([{ state: 'lapsed', lapsed_at: ago(13 * DAY) }]);
+    expect(learningOf('lap15')).toMatchObject([{ state: 'lapsed', lapsed_at: ago(15 * DAY) }]);
+
+    const report = await sweepJson();
+
+    expect(report.lapsed_learnings).toBe(1);
+    expect(learningOf('lap13')).toHaveLength(1);
+    expect(learningOf('lap15')).toEqual([]);
+    // The deleted learning's history goes with it; the kept one's stays whole.
+    expect(query('SELECT DISTINCT learning_id FROM learning_history')).toEqual([{ learning_id: learningOf('lap13')[0]!.id }]);
+  });
+
+  it('with keep_lapsed_days = 0 a learning that lapsed a minute ago is deleted at the first sweep', async () => {
+    fs.writeFileSync(path.join(factory, 'layover.toml'), '[learnings]\nprovisional_runs = 1\nkeep_lapsed_days = 0\n');
+    writeEvents(lapsedLearning('now', 'the linter config lives in tools/lint', 60_000));
+    await ingest();
+    expect(learningOf('now')).toMatchObject([{ state: 'lapsed' }]);
+
+    expect((await sweepJson()).lapsed_learnings).toBe(1);
+    expect(learningOf('now')).toEqual([]);
+  });
+
+  it('a lapsed learning with no lapsed_at (lapsed before it was recorded) is judged by last_at', async () => {
+    writeEvents([
+      ...lapsedLearning('old', 'the artifacts bucket is in eu-west-1', 2 * DAY),
+      ...lapsedLearning('young', 'the mirror syncs every six hours', 2 * DAY),
+    ]);
+    await ingest();
+    // A ledger from before lapsed_at was recorded: only last_at (the proposal) dates the learning.
+    const db = openDb(ledgerPath(factory));
+    db.prepare(`UPDATE learnings SET lapsed_at = NULL, last_at = ? WHERE agent = 'old'`).run(ago(15 * DAY));
+    db.prepare(`UPDATE learnings SET lapsed_at = NULL, last_at = ? WHERE agent = 'young'`).run(ago(13 * DAY));
+    db.close();
+
+    expect((await sweepJson()).lapsed_learnings).toBe(1);
+    expect(learningOf('old')).toEqual([]);
+    expect(learningOf('young')).toHaveLength(1);
+  });
+
+  it('rejected, confirmed and provisional learnings older than every horizon stay', async () => {
+    writeEvents([
+      propose('rej', 'force-push to main is fine for hotfixes', ago(400 * DAY)),
+      propose('conf', 'the e2e suite needs chromium installed', ago(400 * DAY)),
+      propose('prov', 'the vendor API rate limit is 100 per minute', ago(400 * DAY)),
+    ]);
+    await ingest();
+    await decide('reject', learningOf('rej')[0]!.id);
+    await decide('keep', learningOf('conf')[0]!.id);
+
+    const report = await sweepJson();
+
+    expect(report.lapsed_learnings).toBe(0);
+    expect(report.proposals).toBe(3); // the proposal log of 400 days ago goes; the learnings do not
+    expect(learningOf('rej')).toMatchObject([{ state: 'rejected' }]);
+    expect(learningOf('conf')).toMatchObject([{ state: 'confirmed' }]);
+    expect(learningOf('prov')).toMatchObject([{ state: 'provisional' }]);
+    // A person's no still holds: the same text proposed again is refused.
+    writeEvents([propose('rej', 'force-push to main is fine for hotfixes', new Date().toISOString())]);
+    await ingest();
+    expect(query(`SELECT outcome FROM proposals WHERE agent = 'rej'`)).toEqual([{ outcome: 'refused' }]);
+  });
+
+  it('fully read old events files are deleted; unread and half-read ones are not', async () => {
+    const dir = path.join(factory, 'events');
+    const read = `${ago(95 * DAY).slice(0, 10)}.jsonl`;
+    const recent = `${ago(10 * DAY).slice(0, 10)}.jsonl`;
+    const halfRead = `${ago(97 * DAY).slice(0, 10)}.jsonl`;
+    const unread = `${ago(100 * DAY).slice(0, 10)}.jsonl`;
+    writeEvents([
+      propose('talker', 'the docs site builds with mkdocs', ago(95 * DAY)),
+      propose('talker', 'the changelog is generated from commits', ago(10 * DAY)),
+      propose('talker', 'the half read file still has a complete line', ago(97 * DAY)),
+    ]);
+    // Its last line is still being written: read up to the line before.
+    fs.appendFileSync(path.join(dir, halfRead), '{"type":"learning.prop');
+    await ingest();
+    // Appeared after the catch-up: not read at all yet.
+    writeEvents([propose('talker', 'the unread file is kept until it is read', ago(100 * DAY))]);
+
+    const report = await sweepJson();
+
+    expect(report.event_files).toBe(1);
+    expect(fs.readdirSync(dir).sort()).toEqual([halfRead, recent, unread].sort());
+    expect(query<{ name: string }>('SELECT name FROM event_files ORDER BY name').map((r) => r.name)).toEqual([halfRead, recent]);
+    expect(fs.existsSync(path.join(dir, read))).toBe(false);
+  });
+
+  it('a sweep prints a readable report without --json and is recorded', async () => {
+    writeEvents(lapsedLearning('lap15', 'the release script needs a clean working tree', 15 * DAY));
+    await ingest();
+    const result = await cli('sweep', '--factory', factory);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/deleted 0 help requests, 0 runs, .*1 lapsed learning\b/);
+    expect(query('SELECT count(*) AS n FROM sweeps')).toEqual([{ n: 1 }]);
+  });
+
+  it('a layover.toml with errors is refused rather than swept with other settings', async () => {
+    fs.writeFileSync(path.join(factory, 'layover.toml'), '[retention]\ndays = 0\n');
+    const result = await cli('sweep', '--factory', factory);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/retention\.days/);
+  });
+
+  it('sweep --help explains the rules', async () => {
+    const result = await cli('sweep', '--help');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/keep_lapsed_days/);
+  });
+});

@@ -1,0 +1,234 @@
+/**
+ * The sweep on a ledger filled by SQL, so each rule is checked on exactly the rows it is about.
+ * (The same rules through ingested events and the CLI are in retention.cli.test.ts.)
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_SETTINGS, type Settings } from '../../electron/rules/settings.js';
+import { ledgerPath, openDb, type Db } from '../../electron/node/store/db.js';
+import { listSweeps, sweep } from '../../electron/node/sweep.js';
+
+const DAY = 24 * 60 * 60 * 1000;
+const NOW = new Date('2026-11-29T12:00:00.000Z');
+const ago = (days: number) => new Date(NOW.getTime() - days * DAY).toISOString();
+const dayOf = (at: string) => at.slice(0, 10);
+
+let factory: string;
+let db: Db;
+
+function settings(keep = 14, days = 90): Settings {
+  return { learnings: { ...DEFAULT_SETTINGS.learnings, keep_lapsed_days: keep }, retention: { days } };
+}
+
+function addHelp(id: string, at: string): void {
+  db.prepare(
+    `INSERT INTO help_requests (id, agent, run, chain, fatal, question, at, day) VALUES (?, 'ag', 'r', 'c', 1, 'q?', ?, ?)`,
+  ).run(id, at, dayOf(at));
+}
+
+function addRun(run: string, at: string, learnings: string[] = []): void {
+  db.prepare(
+    `INSERT INTO runs (run, seq, agent, chain, workflow, flags, routes, learnings, started_at, day)
+     VALUES (?, (SELECT count(*) FROM runs), 'ag', 'c', 'wf', '{}', '[]', ?, ?, ?)`,
+  ).run(run, JSON.stringify(learnings), at, dayOf(at));
+  for (const id of learnings) db.prepare('INSERT INTO run_learnings (learning_id, run) VALUES (?, ?)').run(id, run);
+}
+
+function addProposal(at: string, learningId: string | null = null): void {
+  db.prepare(
+    `INSERT INTO proposals (at, day, agent, text, impact, outcome, learning_id) VALUES (?, ?, 'ag', 'some text', 'low', 'new', ?)`,
+  ).run(at, dayOf(at), learningId);
+}
+
+function addRefused(at: string): void {
+  db.prepare(`INSERT INTO refused_lines (file, line, reason, excerpt, seen_at, day) VALUES ('x.jsonl', 1, 'bad', '{', ?, ?)`).run(
+    at,
+    dayOf(at),
+  );
+}
+
+function addLearning(
+  id: string,
+  state: string,
+  times: { last_at: string; lapsed_at?: string | null },
+  words = ['alpha', 'beta', 'gamma'],
+): void {
+  const info = db
+    .prepare(
+      `INSERT INTO learnings (id, agent, text, impact, state, runs_left, first_at, last_at, lapsed_at, negated, word_count)
+       VALUES (?, 'ag', ?, 'medium', ?, 0, ?, ?, ?, 0, ?)`,
+    )
+    .run(id, words.join(' '), state, times.last_at, times.last_at, times.lapsed_at ?? null, words.length);
+  for (const word of words) {
+    db.prepare('INSERT INTO learning_words (agent, word, learning_rowid) VALUES (?, ?, ?)').run('ag', word, info.lastInsertRowid);
+  }
+  db.prepare(
+    `INSERT INTO learning_history (learning_id, at, day, kind, state_after) VALUES (?, ?, ?, 'proposed', 'provisional')`,
+  ).run(id, times.last_at, dayOf(times.last_at));
+}
+
+const ids = (table: string, column = 'id') =>
+  (db.prepare(`SELECT ${column} AS v FROM ${table} ORDER BY 1`).all() as { v: string }[]).map((r) => r.v);
+
+beforeEach(() => {
+  factory = fs.mkdtempSync(path.join(os.tmpdir(), 'layover-sweep-'));
+  db = openDb(ledgerPath(factory));
+});
+
+afterEach(() => {
+  db.close();
+  fs.rmSync(factory, { recursive: true, force: true });
+});
+
+describe('sweeping events-like records by whole UTC day', () => {
+  it('help requests, runs, logged proposals and refused lines 89 days old are kept and 91 days old deleted', () => {
+    addHelp('h89', ago(89));
+    addHelp('h91', ago(91));
+    addRun('r89', ago(89), ['lrn_a']);
+    addRun('r91', ago(91), ['lrn_a', 'lrn_b']);
+    addProposal(ago(89));
+    addProposal(ago(91));
+    addProposal(ago(92));
+    addRefused(ago(89));
+    addRefused(ago(91));
+
+    const report = sweep(db, factory, settings(), NOW);
+
+    expect(ids('help_requests')).toEqual(['h89']);
+    expect(ids('runs', 'run')).toEqual(['r89']);
+    expect(ids('run_learnings', 'run')).toEqual(['r89']);
+    expect(ids('proposals', 'day')).toEqual([dayOf(ago(89))]);
+    expect(ids('refused_lines', 'day')).toEqual([dayOf(ago(89))]);
+    expect(report).toEqual({
+      at: NOW.toISOString(),
+      help_requests: 1,
+      runs: 1,
+      proposals: 2,
+      event_files: 0,
+      lapsed_learnings: 0,
+    });
+  });
+
+  it('a second sweep at the same time deletes nothing more and says so', () => {
+    addHelp('h91', ago(91));
+    sweep(db, factory, settings(), NOW);
+    expect(sweep(db, factory, settings(), NOW)).toMatchObject({ help_requests: 0, runs: 0, proposals: 0, lapsed_learnings: 0 });
+  });
+});
+
+describe('sweeping learnings', () => {
+  it('a lapsed learning 13 days after it lapsed stays and one 15 days after goes, with its words, search entry and history', () => {
+    addLearning('lrn_13', 'lapsed', { last_at: ago(40), lapsed_at: ago(13) }, ['kept', 'thirteen', 'days']);
+    addLearning('lrn_15', 'lapsed', { last_at: ago(40), lapsed_at: ago(15) }, ['gone', 'fifteen', 'days']);
+
+    const report = sweep(db, factory, settings(14), NOW);
+
+    expect(report.lapsed_learnings).toBe(1);
+    expect(ids('learnings')).toEqual(['lrn_13']);
+    expect(ids('learning_history', 'learning_id')).toEqual(['lrn_13']);
+    expect(ids('learning_words', 'word')).toEqual(['days', 'kept', 'thirteen']);
+    const found = db.prepare("SELECT rowid FROM learnings_fts WHERE learnings_fts MATCH 'fifteen'").all();
+    expect(found).toEqual([]);
+    expect(db.prepare("SELECT count(*) AS n FROM learnings_fts WHERE learnings_fts MATCH 'thirteen'").get()).toEqual({ n: 1 });
+  });
+
+  it('a lapsed learning with no lapsed_at is judged by last_at', () => {
+    addLearning('lrn_old', 'lapsed', { last_at: ago(15), lapsed_at: null });
+    addLearning('lrn_new', 'lapsed', { last_at: ago(13), lapsed_at: null });
+    expect(sweep(db, factory, settings(14), NOW).lapsed_learnings).toBe(1);
+    expect(ids('learnings')).toEqual(['lrn_new']);
+  });
+
+  it('keep_lapsed_days = 0 deletes a learning that lapsed a moment ago', () => {
+    addLearning('lrn_now', 'lapsed', { last_at: ago(1), lapsed_at: NOW.toISOString() });
+    expect(sweep(db, factory, settings(0), NOW).lapsed_learnings).toBe(1);
+    expect(ids('learnings')).toEqual([]);
+  });
+
+  it('rejected, confirmed and provisional learnings older than every horizon stay, with their history', () => {
+    const ancient = ago(5000);
+    addLearning('lrn_rej', 'rejected', { last_at: ancient, lapsed_at: ancient });
+    addLearning('lrn_conf', 'confirmed', { last_at: ancient });
+    addLearning('lrn_prov', 'provisional', { last_at: ancient });
+    const report = sweep(db, factory, settings(0, 1), NOW);
+    expect(report.lapsed_learnings).toBe(0);
+    expect(ids('learnings')).toEqual(['lrn_conf', 'lrn_prov', 'lrn_rej']);
+    expect(ids('learning_history', 'learning_id')).toEqual(['lrn_conf', 'lrn_prov', 'lrn_rej']);
+  });
+});
+
+describe('sweeping events files', () => {
+  function writeEvents(day: string, content: string, readTo: number | null): string {
+    const dir = path.join(factory, 'events');
+    fs.mkdirSync(dir, { recursive: true });
+    const name = `${day}.jsonl`;
+    fs.writeFileSync(path.join(dir, name), content);
+    if (readTo !== null) db.prepare('INSERT INTO event_files (name, offset, lines) VALUES (?, ?, 1)').run(name, readTo);
+    return name;
+  }
+
+  it('fully read old files are deleted with their rows; unread, half-read and recent ones stay', () => {
+    const line = '{"type":"x"}\n';
+    const read = writeEvents(dayOf(ago(91)), line, line.length);
+    const unread = writeEvents(dayOf(ago(92)), line, null);
+    const halfRead = writeEvents(dayOf(ago(93)), line + line, line.length);
+    const recent = writeEvents(dayOf(ago(89)), line, line.length);
+
+    const report = sweep(db, factory, settings(), NOW);
+
+    expect(report.event_files).toBe(1);
+    expect(fs.readdirSync(path.join(factory, 'events')).sort()).toEqual([halfRead, unread, recent].sort());
+    expect(ids('event_files', 'name')).toEqual([halfRead, recent].sort());
+    expect(fs.existsSync(path.join(factory, 'events', read))).toBe(false);
+  });
+
+  it('a file that cannot be deleted keeps its row (so it is never read twice) and the stored report counts only what went', () => {
+    const line = '{"type":"x"}\n';
+    const gone = writeEvents(dayOf(ago(91)), line, line.length);
+    const stuck = writeEvents(dayOf(ago(95)), line, line.length);
+    const real = fs.unlinkSync;
+    const spy = vi.spyOn(fs, 'unlinkSync').mockImplementation((file) => {
+      if (String(file).endsWith(stuck)) throw Object.assign(new Error('EBUSY: resource busy'), { code: 'EBUSY' });
+      real(file);
+    });
+    try {
+      const report = sweep(db, factory, settings(), NOW);
+      expect(report.event_files).toBe(1);
+      expect(listSweeps(db, { offset: 0, limit: 1 }).rows[0]).toEqual(report);
+      expect(ids('event_files', 'name')).toEqual([stuck]);
+      expect(fs.readdirSync(path.join(factory, 'events'))).toEqual([stuck]);
+      expect(fs.existsSync(path.join(factory, 'events', gone))).toBe(false);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(sweep(db, factory, settings(), NOW).event_files).toBe(1);
+    expect(ids('event_files', 'name')).toEqual([]);
+  });
+});
+
+describe('the record of sweeps', () => {
+  it('every sweep is recorded and listed newest first', () => {
+    addHelp('h91', ago(91));
+    sweep(db, factory, settings(), new Date(NOW.getTime() - 1000));
+    addLearning('lrn_x', 'lapsed', { last_at: ago(20), lapsed_at: ago(20) });
+    sweep(db, factory, settings(), NOW);
+    const { rows } = listSweeps(db, { offset: 0, limit: 10 });
+    expect(rows.map((r) => [r.help_requests, r.lapsed_learnings])).toEqual([
+      [0, 1],
+      [1, 0],
+    ]);
+    expect(rows[0]?.at).toBe(NOW.toISOString());
+    expect(listSweeps(db, { offset: 1, limit: 10 }).rows).toHaveLength(1);
+  });
+
+  it('a sweep that fails part-way deletes nothing (one transaction)', () => {
+    addHelp('h91', ago(91));
+    addLearning('lrn_15', 'lapsed', { last_at: ago(40), lapsed_at: ago(15) });
+    db.exec(`CREATE TRIGGER fail_sweep BEFORE INSERT ON sweeps BEGIN SELECT RAISE(ABORT, 'boom'); END`);
+    expect(() => sweep(db, factory, settings(), NOW)).toThrow(/boom/);
+    expect(ids('help_requests')).toEqual(['h91']);
+    expect(ids('learnings')).toEqual(['lrn_15']);
+  });
+});
