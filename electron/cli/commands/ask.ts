@@ -1,0 +1,96 @@
+import fs from 'node:fs';
+import { ulid } from 'ulid';
+import type { Command } from '../command.js';
+import { FACTORY_OPTION, Refusal, factoryDir, flagOption, printJson, requiredOption, stringOption } from '../command.js';
+import { HELP_CATEGORIES, parseEventLine, serializeEvent } from '../../rules/events.js';
+import { appendEventLine, assertFactory, FactoryMissingError } from '../../node/factory.js';
+import { ledgerPath, openDb } from '../../node/store/db.js';
+
+/** True when the factory's ledger already holds a request with this id (ingest would refuse it). */
+function alreadyFiled(root: string, id: string): boolean {
+  const file = ledgerPath(root);
+  if (!fs.existsSync(file)) return false;
+  try {
+    const db = openDb(file);
+    try {
+      return db.prepare('SELECT 1 FROM help_requests WHERE id = ?').get(id) !== undefined;
+    } finally {
+      db.close();
+    }
+  } catch {
+    // A ledger that cannot be read must not stop an agent from asking: ingest checks again.
+    return false;
+  }
+}
+
+export const askCommand: Command = {
+  name: ['ask'],
+  summary: 'Agent side: ask a person for help (appends a help.requested event)',
+  usage: 'ask --agent A --run R --chain C [--fatal] [--category C] [--id ID] [--json] [--factory DIR] QUESTION',
+  help: [
+    "Files a help request in today's events file, checked exactly as ingestion checks it, so a",
+    'request that would be refused is refused now (exit 2, reason on stderr) and nothing is written.',
+    '',
+    'Options:',
+    '  --agent A      the asking agent (1-64 of a-z 0-9 _ -, starting with a letter or digit)',
+    '  --run R        the asking run',
+    '  --chain C      the chain of that run',
+    '  --fatal        the run cannot go on without an answer (it should stop after asking)',
+    `  --category C   one of: ${HELP_CATEGORIES.join(', ')} (optional)`,
+    '  --id ID        the request id (default: hlp_ + a new ULID)',
+    '  --json         print the appended event as JSON',
+    '  --factory DIR  the factory (default: $LAYOVER_FACTORY, else the current folder)',
+    '',
+    "A reply's new chain takes its workflow, flags and routes from the asking run's own",
+    'run.started record (see `run start`), never from the request.',
+  ].join('\n'),
+  options: {
+    ...FACTORY_OPTION,
+    agent: { type: 'string' },
+    run: { type: 'string' },
+    chain: { type: 'string' },
+    fatal: { type: 'boolean' },
+    category: { type: 'string' },
+    id: { type: 'string' },
+    json: { type: 'boolean' },
+  },
+  run(args, io) {
+    const question = args.positionals.join(' ');
+    if (question.trim() === '') throw new Refusal('the QUESTION is missing');
+    const id = stringOption(args, 'id') ?? `hlp_${ulid()}`;
+    const raw: Record<string, unknown> = {
+      type: 'help.requested',
+      at: new Date().toISOString(),
+      id,
+      agent: requiredOption(args, 'agent'),
+      run: requiredOption(args, 'run'),
+      chain: requiredOption(args, 'chain'),
+      fatal: flagOption(args, 'fatal'),
+      question,
+    };
+    const category = stringOption(args, 'category');
+    if (category !== undefined) raw.category = category;
+
+    const parsed = parseEventLine(JSON.stringify(raw));
+    if (!parsed.ok) throw new Refusal(parsed.reason);
+
+    let root: string;
+    try {
+      root = assertFactory(factoryDir(args, io));
+    } catch (error) {
+      if (error instanceof FactoryMissingError) throw new Refusal(error.message);
+      throw error;
+    }
+    if (alreadyFiled(root, id)) throw new Refusal(`help.requested: duplicate help request id ${id}`);
+    const line = serializeEvent(parsed.event);
+    try {
+      appendEventLine(root, line);
+    } catch (error) {
+      const message = (error as Error).message;
+      if (/bytes; an event line holds at most/.test(message)) throw new Refusal(message);
+      throw error;
+    }
+    if (flagOption(args, 'json')) printJson(io, parsed.event);
+    else io.stdout(`${id}\n`);
+  },
+};

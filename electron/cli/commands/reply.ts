@@ -1,0 +1,86 @@
+import type { Command } from '../command.js';
+import {
+  FACTORY_OPTION,
+  JSON_OPTION,
+  Refusal,
+  factoryDir,
+  flagOption,
+  listOption,
+  printJson,
+  requiredOption,
+  stringOption,
+} from '../command.js';
+import { parseFlagOptions } from '../flags.js';
+import { chainFilePath, reply } from '../../node/store/help.js';
+import { osAccountName, withLedger } from './helpCommon.js';
+
+export const replyCommand: Command = {
+  name: ['reply'],
+  summary: 'Answer a help request: starts a new chain of the agent that asked',
+  usage:
+    'reply --request ID --answer TEXT [--by NAME] [--workflow W] [--flag k=v]... [--no-flags] [--route R]... [--json] [--factory DIR]',
+  help: [
+    'Records the answer and starts a new chain of the agent that asked (nothing is resumed).',
+    'The new chain inherits the workflow, flags and routes of the run that asked, never the',
+    "workflow's defaults, and is written to chains/<chain>.json for the Tower to start.",
+    'A request can be answered once; a second reply is refused naming who answered and when.',
+    '',
+    'Options:',
+    '  --request ID   the help request to answer (required)',
+    '  --answer TEXT  the answer (required, not empty)',
+    '  --by NAME      who answers (default: the operating-system account name)',
+    '  --workflow W   the workflow of the new chain; required, with its flags, when the',
+    '                 flags of the run that asked are unknown (it has no recorded start)',
+    '  --flag k=v     a flag of the new chain (repeatable); true/false and integers are typed',
+    '  --no-flags     state that the workflow runs with no flags at all',
+    '  --route R      a route of the new chain (repeatable)',
+    '  --json         print the answered request as JSON',
+    '  --factory DIR  the factory (default: $LAYOVER_FACTORY, else the current folder)',
+    '',
+    'Stated --workflow / --flag / --route replace what would be inherited.',
+  ].join('\n'),
+  options: {
+    ...FACTORY_OPTION,
+    ...JSON_OPTION,
+    request: { type: 'string' },
+    answer: { type: 'string' },
+    by: { type: 'string' },
+    workflow: { type: 'string' },
+    flag: { type: 'string', multiple: true },
+    'no-flags': { type: 'boolean' },
+    route: { type: 'string', multiple: true },
+  },
+  run(args, io) {
+    const id = requiredOption(args, 'request');
+    const answer = stringOption(args, 'answer');
+    if (answer === undefined) throw new Refusal('--answer is required');
+    const flagList = listOption(args, 'flag');
+    const noFlags = flagOption(args, 'no-flags');
+    if (noFlags && flagList.length > 0) throw new Refusal('--no-flags and --flag contradict each other');
+    const flags = noFlags ? {} : flagList.length > 0 ? parseFlagOptions(flagList) : undefined;
+    const routes = listOption(args, 'route');
+    const answered = withLedger(factoryDir(args, io), (db, root) =>
+      reply(
+        db,
+        root,
+        {
+          id,
+          answer,
+          by: stringOption(args, 'by'),
+          workflow: stringOption(args, 'workflow'),
+          flags,
+          routes: routes.length > 0 ? routes : undefined,
+        },
+        osAccountName(io.env),
+      ),
+    );
+    if (flagOption(args, 'json')) {
+      printJson(io, answered);
+      return;
+    }
+    io.stdout(
+      `answered ${answered.id} by ${answered.responder}: new chain ${answered.continued_as} ` +
+        `(${chainFilePath(answered.continued_as ?? '')})\n`,
+    );
+  },
+};

@@ -1,0 +1,491 @@
+/**
+ * Help requests, the chains they belong to, and the replies that start new chains.
+ *
+ * The rules (SPEC section 5), and where each one lives here:
+ * - A request's `workflow`, `flags` and `routes` are copied from the asking run's own
+ *   `run.started` record (`applyHelpRequested`), never from what the agent wrote: an agent that
+ *   claims more than it was given gains nothing. Without that record they stay NULL — unknown
+ *   flags — and a reply must state them (`reply`), because inheriting the workflow's defaults
+ *   would silently downgrade the chain (e.g. from allowed to publish to not).
+ * - A chain is `awaiting_human` exactly while an open fatal request was filed by its last run
+ *   (`HOLDS` below; the state itself is the pure rule in `rules/chains.ts`).
+ * - A reply is committed in one IMMEDIATE transaction that re-reads the request's state, so of
+ *   two processes replying at once exactly one wins and the other is told who did. Its chain file
+ *   is written from the outbox after the commit (`outbox.ts`), so a crash in between re-writes
+ *   the file at the next start instead of losing it.
+ */
+import { ulid } from 'ulid';
+import { ApiError } from '../../../shared/api.js';
+import type { Chain, Flags, HelpCategory, HelpRequest, HelpState, Run, RunOutcome } from '../../../shared/domain.js';
+import { chainState, humanTime } from '../../rules/chains.js';
+import type { Db } from './db.js';
+import { flushOutbox } from '../outbox.js';
+import { EventRefused } from './learnings.js';
+
+/** The fields of a `help.requested` event this module reads (structurally the events.ts type). */
+export interface HelpRequestedFields {
+  id: string;
+  agent: string;
+  run: string;
+  chain: string;
+  fatal: boolean;
+  question: string;
+  at: string;
+  category?: HelpCategory | undefined;
+}
+
+/** The fields of a `run.started` event this module reads. */
+export interface RunStartedFields {
+  run: string;
+  agent: string;
+  chain: string;
+  workflow: string;
+  flags: Flags;
+  routes: readonly string[];
+  at: string;
+  answers?: string | undefined;
+}
+
+/** Time as the ledger stores it: RFC 3339 in UTC, so text order is time order. */
+function utc(at: string): string {
+  const d = new Date(at);
+  return Number.isNaN(d.getTime()) ? at : d.toISOString();
+}
+
+// ---------------------------------------------------------------------------------------------
+// SQL fragments. `r` is a help_requests row.
+
+/** The request was filed by its chain's last run: no run of the chain started after the asking
+ * one (by ingest order when the asking run is recorded, else by time). */
+const ON_LAST_RUN = `NOT EXISTS (
+  SELECT 1 FROM runs l
+  WHERE l.chain = r.chain AND l.run <> r.run AND (
+    CASE WHEN EXISTS (SELECT 1 FROM runs a WHERE a.run = r.run)
+      THEN l.seq > (SELECT a.seq FROM runs a WHERE a.run = r.run)
+      ELSE l.started_at > r.at
+    END))`;
+
+/** The request holds its chain awaiting a person. */
+const HOLDS = `(r.state = 'open' AND r.fatal = 1 AND ${ON_LAST_RUN})`;
+
+const HELP_SELECT = `SELECT r.*, ${HOLDS} AS awaiting FROM help_requests r`;
+
+const CHAIN_SELECT = `
+  SELECT c.chain, c.agent, c.answers, c.workflow, c.flags, c.routes, c.created_at,
+    (SELECT COUNT(*) FROM runs x WHERE x.chain = c.chain) AS run_count,
+    (SELECT x.finished_at IS NOT NULL FROM runs x WHERE x.chain = c.chain ORDER BY x.seq DESC LIMIT 1)
+      AS last_finished,
+    EXISTS (SELECT 1 FROM help_requests r WHERE r.chain = c.chain AND ${HOLDS}) AS held,
+    EXISTS (SELECT 1 FROM help_requests r
+      WHERE r.chain = c.chain AND r.fatal = 1 AND r.state <> 'open' AND ${ON_LAST_RUN}) AS closed_fatal,
+    (SELECT r.continued_as FROM help_requests r
+      WHERE r.chain = c.chain AND r.continued_as IS NOT NULL ORDER BY r.answered_at DESC LIMIT 1)
+      AS continued_as
+  FROM chains c`;
+
+interface HelpRow {
+  id: string;
+  agent: string;
+  run: string;
+  chain: string;
+  fatal: number;
+  category: string | null;
+  question: string;
+  at: string;
+  state: string;
+  workflow: string | null;
+  flags: string | null;
+  routes: string | null;
+  answer: string | null;
+  responder: string | null;
+  answered_at: string | null;
+  continued_as: string | null;
+  awaiting: number;
+}
+
+interface ChainRow {
+  chain: string;
+  agent: string;
+  answers: string | null;
+  workflow: string | null;
+  flags: string | null;
+  routes: string | null;
+  created_at: string;
+  run_count: number;
+  last_finished: number | null;
+  held: number;
+  closed_fatal: number;
+  continued_as: string | null;
+}
+
+interface RunRow {
+  run: string;
+  agent: string;
+  chain: string;
+  workflow: string;
+  flags: string;
+  routes: string;
+  learnings: string;
+  answers: string | null;
+  started_at: string;
+  finished_at: string | null;
+  outcome: string | null;
+}
+
+function json<T>(text: string | null, fallback: T): T {
+  if (text === null) return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+function toHelpRequest(row: HelpRow): HelpRequest {
+  return {
+    id: row.id,
+    agent: row.agent,
+    run: row.run,
+    chain: row.chain,
+    fatal: row.fatal === 1,
+    category: (row.category as HelpCategory | null) ?? null,
+    question: row.question,
+    at: row.at,
+    state: row.state as HelpState,
+    workflow: row.workflow,
+    flags: json<Flags | null>(row.flags, null),
+    routes: json<string[] | null>(row.routes, null),
+    awaiting_human: row.awaiting === 1,
+    answer: row.answer,
+    responder: row.responder,
+    answered_at: row.answered_at,
+    continued_as: row.continued_as,
+  };
+}
+
+function toChain(row: ChainRow): Chain {
+  return {
+    chain: row.chain,
+    agent: row.agent,
+    state: chainState({
+      heldByOpenFatal: row.held === 1,
+      lastRun: row.run_count > 0 ? { finished: row.last_finished === 1 } : null,
+      lastRunClosedFatal: row.closed_fatal === 1,
+      startedByReply: row.answers !== null,
+    }),
+    answers: row.answers,
+    continued_as: row.continued_as,
+    workflow: row.workflow,
+    flags: json<Flags | null>(row.flags, null),
+    routes: json<string[] | null>(row.routes, null),
+    created_at: row.created_at,
+    runs: row.run_count,
+  };
+}
+
+function toRun(row: RunRow): Run {
+  return {
+    run: row.run,
+    agent: row.agent,
+    chain: row.chain,
+    workflow: row.workflow,
+    flags: json<Flags>(row.flags, {}),
+    routes: json<string[]>(row.routes, []),
+    started_at: row.started_at,
+    finished_at: row.finished_at,
+    outcome: (row.outcome as RunOutcome | null) ?? null,
+    learnings: json<string[]>(row.learnings, []),
+    answers: row.answers,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ingest side: called by ingest inside its transaction, once per valid event.
+
+/**
+ * Records a `help.requested` event as an open request. Its workflow, flags and routes come from
+ * the asking run's `run.started` record (same run id and agent), never from the event; without
+ * that record they are NULL (unknown). A request id seen before throws `EventRefused`, so ingest
+ * refuses the line.
+ */
+export function applyHelpRequested(db: Db, event: HelpRequestedFields): HelpRequest {
+  const seen = db.prepare('SELECT 1 FROM help_requests WHERE id = ?').get(event.id);
+  if (seen !== undefined) throw new EventRefused(`duplicate help request id ${event.id}`);
+  const asked = db
+    .prepare('SELECT workflow, flags, routes FROM runs WHERE run = ? AND agent = ?')
+    .get(event.run, event.agent) as { workflow: string; flags: string; routes: string } | undefined;
+  const at = utc(event.at);
+  db.prepare(
+    `INSERT INTO help_requests (id, agent, run, chain, fatal, category, question, at, day, state,
+       workflow, flags, routes)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?)`,
+  ).run(
+    event.id,
+    event.agent,
+    event.run,
+    event.chain,
+    event.fatal ? 1 : 0,
+    event.category ?? null,
+    event.question,
+    at,
+    at.slice(0, 10),
+    asked?.workflow ?? null,
+    asked?.flags ?? null,
+    asked?.routes ?? null,
+  );
+  // A request whose run was never recorded still names a chain the operator must see.
+  db.prepare('INSERT OR IGNORE INTO chains (chain, agent, created_at) VALUES (?, ?, ?)').run(
+    event.chain,
+    event.agent,
+    at,
+  );
+  return getHelp(db, event.id)!;
+}
+
+/**
+ * Records the chain a `run.started` belongs to. The first run seen creates the row with how the
+ * work was asked for (workflow, flags, routes) and, for a chain a reply started, the request it
+ * answers; later runs change nothing, except filling what a row created without a run lacked.
+ */
+export function recordChainRun(db: Db, event: RunStartedFields): void {
+  db.prepare(
+    `INSERT INTO chains (chain, agent, answers, workflow, flags, routes, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (chain) DO UPDATE SET
+       answers = COALESCE(chains.answers, excluded.answers),
+       flags = CASE WHEN chains.workflow IS NULL THEN excluded.flags ELSE chains.flags END,
+       routes = CASE WHEN chains.workflow IS NULL THEN excluded.routes ELSE chains.routes END,
+       workflow = COALESCE(chains.workflow, excluded.workflow)`,
+  ).run(
+    event.chain,
+    event.agent,
+    event.answers ?? null,
+    event.workflow,
+    JSON.stringify(event.flags),
+    JSON.stringify(event.routes),
+    utc(event.at),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading.
+
+export function getHelp(db: Db, id: string): HelpRequest | undefined {
+  const row = db.prepare(`${HELP_SELECT} WHERE r.id = ?`).get(id) as HelpRow | undefined;
+  return row ? toHelpRequest(row) : undefined;
+}
+
+export function getChain(db: Db, chain: string): Chain | undefined {
+  const row = db.prepare(`${CHAIN_SELECT} WHERE c.chain = ?`).get(chain) as ChainRow | undefined;
+  return row ? toChain(row) : undefined;
+}
+
+export interface HelpQuery {
+  /** true: only open requests; otherwise all. */
+  open?: boolean | undefined;
+  agent?: string | undefined;
+  offset?: number | undefined;
+  limit?: number | undefined;
+}
+
+/**
+ * Help requests, those a person is needed for first: open fatal requests holding their chain,
+ * then other open ones, then the rest; newest first within each.
+ */
+export function listHelp(db: Db, query: HelpQuery = {}): { total: number; rows: HelpRequest[] } {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (query.open === true) where.push(`r.state = 'open'`);
+  if (query.agent !== undefined) {
+    where.push('r.agent = ?');
+    params.push(query.agent);
+  }
+  const clause = where.length ? ` WHERE ${where.join(' AND ')}` : '';
+  const total = (db.prepare(`SELECT COUNT(*) AS n FROM help_requests r${clause}`).get(...params) as { n: number }).n;
+  const rows = db
+    .prepare(
+      `${HELP_SELECT}${clause}
+       ORDER BY CASE WHEN ${HOLDS} THEN 0 WHEN r.state = 'open' THEN 1 ELSE 2 END, r.at DESC, r.id DESC
+       LIMIT ? OFFSET ?`,
+    )
+    .all(...params, query.limit ?? 100, query.offset ?? 0) as HelpRow[];
+  return { total, rows: rows.map(toHelpRequest) };
+}
+
+export interface ChainQuery {
+  agent?: string | undefined;
+  offset?: number | undefined;
+  limit?: number | undefined;
+}
+
+/** Chains, those awaiting a person first, then newest first. */
+export function listChains(db: Db, query: ChainQuery = {}): { total: number; rows: Chain[] } {
+  const clause = query.agent !== undefined ? ' WHERE c.agent = ?' : '';
+  const params: unknown[] = query.agent !== undefined ? [query.agent] : [];
+  const total = (db.prepare(`SELECT COUNT(*) AS n FROM chains c${clause}`).get(...params) as { n: number }).n;
+  const rows = db
+    .prepare(`${CHAIN_SELECT}${clause} ORDER BY held DESC, c.created_at DESC, c.chain DESC LIMIT ? OFFSET ?`)
+    .all(...params, query.limit ?? 100, query.offset ?? 0) as ChainRow[];
+  return { total, rows: rows.map(toChain) };
+}
+
+function runsOfChain(db: Db, chain: string): Run[] {
+  const rows = db.prepare('SELECT * FROM runs WHERE chain = ? ORDER BY seq').all(chain) as RunRow[];
+  return rows.map(toRun);
+}
+
+/** One request with its chain, that chain's runs, and the chain a reply to it started. */
+export function helpDetail(
+  db: Db,
+  id: string,
+): { request: HelpRequest; chain: Chain | null; runs: Run[]; continued: Chain | null } {
+  const request = getHelp(db, id);
+  if (!request) throw new ApiError('not_found', `no help request ${id}`);
+  return {
+    request,
+    chain: getChain(db, request.chain) ?? null,
+    runs: runsOfChain(db, request.chain),
+    continued: request.continued_as ? (getChain(db, request.continued_as) ?? null) : null,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// A person's decisions.
+
+export interface ReplyInput {
+  id: string;
+  answer: string;
+  by?: string | undefined;
+  workflow?: string | undefined;
+  flags?: Flags | undefined;
+  routes?: readonly string[] | undefined;
+}
+
+/** What a chain file (`chains/<chain>.json`) holds: a chain the Tower should start. */
+export interface ChainFile {
+  chain: string;
+  agent: string;
+  workflow: string;
+  flags: Flags;
+  routes: string[];
+  answers: string;
+  answer: string;
+  responder: string;
+  at: string;
+}
+
+export function chainFilePath(chain: string): string {
+  return `chains/${chain}.json`;
+}
+
+function closedRefusal(row: { state: string; responder: string | null; answered_at: string | null }): ApiError {
+  const verb = row.state === 'answered' ? 'answered' : 'resolved';
+  const who = row.responder ?? 'someone';
+  const when = row.answered_at ? ` on ${humanTime(row.answered_at)}` : '';
+  return new ApiError('refused', `already ${verb} by ${who}${when}`);
+}
+
+function responderOf(by: string | undefined, osUser: string): string {
+  const typed = by?.trim();
+  return typed ? typed : osUser;
+}
+
+/**
+ * Answers an open request: starts a new chain of the agent that asked, inheriting how the work
+ * was asked for, and links the two both ways. Refused (`ApiError('refused')`) for an empty answer,
+ * a request no longer open (naming who closed it and when), or unknown flags not stated.
+ * The chain file is written from the outbox after the commit.
+ */
+export function reply(
+  db: Db,
+  factory: string,
+  input: ReplyInput,
+  osUser: string,
+  now: () => Date = () => new Date(),
+): HelpRequest {
+  const answer = input.answer.trim();
+  if (answer === '') throw new ApiError('refused', 'the answer is empty: write what the agent should know');
+  const responder = responderOf(input.by, osUser);
+  const chain = `chn_${ulid()}`;
+
+  db.transaction(() => {
+    const row = db
+      .prepare('SELECT agent, state, workflow, flags, routes, responder, answered_at FROM help_requests WHERE id = ?')
+      .get(input.id) as
+      | {
+          agent: string;
+          state: string;
+          workflow: string | null;
+          flags: string | null;
+          routes: string | null;
+          responder: string | null;
+          answered_at: string | null;
+        }
+      | undefined;
+    if (!row) throw new ApiError('not_found', `no help request ${input.id}`);
+    if (row.state !== 'open') throw closedRefusal(row);
+
+    const known = row.workflow !== null && row.flags !== null;
+    if (!known && (input.workflow === undefined || input.workflow.trim() === '' || input.flags === undefined)) {
+      throw new ApiError(
+        'refused',
+        `the flags of the run that asked ${input.id} are unknown (it has no recorded start): ` +
+          'state the workflow and its flags with the reply, or the new chain would run on defaults',
+      );
+    }
+    // What a person states explicitly wins; otherwise the request's own record is inherited.
+    const workflow = input.workflow?.trim() || row.workflow!;
+    const flags: Flags = input.flags ?? json<Flags>(row.flags, {});
+    const routes: string[] = input.routes ? [...input.routes] : json<string[]>(row.routes, []);
+    const at = now().toISOString();
+
+    const changed = db
+      .prepare(
+        `UPDATE help_requests SET state = 'answered', answer = ?, responder = ?, answered_at = ?, continued_as = ?
+         WHERE id = ? AND state = 'open'`,
+      )
+      .run(answer, responder, at, chain, input.id).changes;
+    if (changed !== 1) throw new ApiError('refused', `help request ${input.id} is no longer open`);
+    db.prepare(
+      `INSERT INTO chains (chain, agent, answers, workflow, flags, routes, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ).run(chain, row.agent, input.id, workflow, JSON.stringify(flags), JSON.stringify(routes), at);
+    const file: ChainFile = { chain, agent: row.agent, workflow, flags, routes, answers: input.id, answer, responder, at };
+    db.prepare('INSERT INTO outbox (path, content, created_at) VALUES (?, ?, ?)').run(
+      chainFilePath(chain),
+      `${JSON.stringify(file, null, 2)}\n`,
+      at,
+    );
+  }).immediate();
+
+  try {
+    flushOutbox(db, factory);
+  } catch (error) {
+    throw new ApiError(
+      'failure',
+      `the reply is recorded, but ${chainFilePath(chain)} could not be written yet ` +
+        `(it is written again at the next start): ${(error as Error).message}`,
+    );
+  }
+  return getHelp(db, input.id)!;
+}
+
+/** Closes an open request without an answer: nothing more is needed, and its chain finishes. */
+export function resolve(
+  db: Db,
+  input: { id: string; by?: string | undefined },
+  osUser: string,
+  now: () => Date = () => new Date(),
+): HelpRequest {
+  const responder = responderOf(input.by, osUser);
+  db.transaction(() => {
+    const row = db.prepare('SELECT state, responder, answered_at FROM help_requests WHERE id = ?').get(input.id) as
+      | { state: string; responder: string | null; answered_at: string | null }
+      | undefined;
+    if (!row) throw new ApiError('not_found', `no help request ${input.id}`);
+    if (row.state !== 'open') throw closedRefusal(row);
+    db.prepare(
+      `UPDATE help_requests SET state = 'resolved', responder = ?, answered_at = ? WHERE id = ? AND state = 'open'`,
+    ).run(responder, now().toISOString(), input.id);
+  }).immediate();
+  return getHelp(db, input.id)!;
+}

@@ -1,0 +1,385 @@
+/**
+ * Help requests, chains and replies through the command line, on a temporary factory: events are
+ * written as the factory writes them, read with `ingest`, then answered with `reply`/`resolve`.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../electron/cli/main.js';
+import { HELP_CATEGORIES } from '../../shared/domain.js';
+import { ledgerPath, openDb } from '../../electron/node/store/db.js';
+import { flushOutbox } from '../../electron/node/outbox.js';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+let factory: string;
+
+beforeEach(() => {
+  factory = fs.mkdtempSync(path.join(os.tmpdir(), 'layover-help-cli-'));
+});
+afterEach(() => {
+  fs.rmSync(factory, { recursive: true, force: true });
+});
+
+interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function cli(...argv: string[]): Promise<Result> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli([...argv, '--factory', factory], {
+    stdout: (text) => void (stdout += text),
+    stderr: (text) => void (stderr += text),
+    env: {},
+    cwd: factory,
+    signal: new AbortController().signal,
+  });
+  return { code, stdout, stderr };
+}
+
+/** Appends events as the factory does: one JSON line each, in the file of their UTC day. */
+function write(...events: Record<string, unknown>[]): void {
+  const dir = path.join(factory, 'events');
+  fs.mkdirSync(dir, { recursive: true });
+  for (const event of events) {
+    const day = String(event.at).slice(0, 10);
+    fs.appendFileSync(path.join(dir, `${day}.jsonl`), `${JSON.stringify(event)}\n`);
+  }
+}
+
+async function ingest(): Promise<void> {
+  const result = await cli('ingest');
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+}
+
+function runStarted(run: string, chain: string, at: string, extra: Record<string, unknown> = {}) {
+  return {
+    type: 'run.started',
+    at,
+    run,
+    agent: 'scout',
+    chain,
+    workflow: 'release',
+    flags: { publish: true, attempts: 3 },
+    routes: ['github'],
+    learnings: [],
+    ...extra,
+  };
+}
+
+function runFinished(run: string, at: string) {
+  return { type: 'run.finished', at, run, agent: 'scout', outcome: 'stopped' };
+}
+
+function helpRequested(id: string, run: string, chain: string, at: string, extra: Record<string, unknown> = {}) {
+  return { type: 'help.requested', at, id, agent: 'scout', run, chain, fatal: true, question: 'Which token may I use?', ...extra };
+}
+
+async function requests(...options: string[]): Promise<Array<Record<string, unknown>>> {
+  const result = await cli('help-requests', '--json', ...options);
+  expect(result.code).toBe(0);
+  return JSON.parse(result.stdout) as Array<Record<string, unknown>>;
+}
+
+async function chains(): Promise<Array<Record<string, unknown>>> {
+  const result = await cli('chains', '--json');
+  expect(result.code).toBe(0);
+  return JSON.parse(result.stdout) as Array<Record<string, unknown>>;
+}
+
+async function chainState(chain: string): Promise<unknown> {
+  return (await chains()).find((c) => c.chain === chain)?.state;
+}
+
+function chainFiles(): string[] {
+  const dir = path.join(factory, 'chains');
+  return fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.json')) : [];
+}
+
+function readChainFile(chain: string): Record<string, unknown> {
+  return JSON.parse(fs.readFileSync(path.join(factory, 'chains', `${chain}.json`), 'utf8')) as Record<string, unknown>;
+}
+
+/** One `layover-desk` process, as an operator's second terminal would run it. */
+function spawnCli(args: string[]): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'electron/cli/run.ts', ...args], {
+      cwd: repo,
+      env: { ...process.env, LAYOVER_FACTORY: factory },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+describe('help requests through the CLI', () => {
+  it('lists a request with exactly the documented JSON fields', async () => {
+    write(runStarted('run_1', 'chn_a', '2026-11-29T10:00:00Z'), helpRequested('hlp_1', 'run_1', 'chn_a', '2026-11-29T10:05:00Z', { category: 'access' }));
+    await ingest();
+    const [request] = await requests();
+    expect(Object.keys(request!)).toEqual([
+      'id', 'agent', 'run', 'chain', 'fatal', 'category', 'question', 'at', 'state', 'workflow', 'flags', 'routes',
+      'awaiting_human', 'answer', 'responder', 'answered_at', 'continued_as',
+    ]);
+    expect(request).toMatchObject({ id: 'hlp_1', category: 'access', state: 'open', fatal: true, awaiting_human: true });
+  });
+
+  it('takes flags from the run, not from what the request says', async () => {
+    write(
+      runStarted('run_1', 'chn_a', '2026-11-29T10:00:00Z'),
+      helpRequested('hlp_1', 'run_1', 'chn_a', '2026-11-29T10:05:00Z', {
+        workflow: 'yolo',
+        flags: { publish: true, admin: true },
+        routes: ['everywhere'],
+      }),
+    );
+    await ingest();
+    const [request] = await requests();
+    expect(request).toMatchObject({ workflow: 'release', flags: { publish: true, attempts: 3 }, routes: ['github'] });
+  });
+
+  it("writes the run's flags into the reply's chain file", async () => {
+    write(
+      runStarted('run_1', 'chn_a', '2026-11-29T10:00:00Z'),
+      helpRequested('hlp_1', 'run_1', 'chn_a', '2026-11-29T10:05:00Z', { flags: { publish: false } }),
+    );
+    await ingest();
+    const result = await cli('reply', '--request', 'hlp_1', '--by', 'Ana', '--answer', 'Use the bot token.', '--json');
+    expect(result.code).toBe(0);
+    const answered = JSON.parse(result.stdout) as Record<string, unknown>;
+    const chain = answered.continued_as as string;
+    expect(chainFiles()).toEqual([`${chain}.json`]);
+    expect(readChainFile(chain)).toEqual({
+      chain,
+      agent: 'scout',
+      workflow: 'release',
+      flags: { publish: true, attempts: 3 },
+      routes: ['github'],
+      answers: 'hlp_1',
+      answer: 'Use the bot token.',
+      responder: 'Ana',
+      at: answered.answered_at,
+    });
+  });
+
+  it('refuses a reply to a legacy request until the workflow and flags are stated', async () => {
+    write(helpRequested('hlp_old', 'run_gone', 'chn_old', '2026-11-29T10:05:00Z'));
+    await ingest();
+    const [request] = await requests();
+    expect(request).toMatchObject({ workflow: null, flags: null, routes: null });
+
+    const bare = await cli('reply', '--request', 'hlp_old', '--by', 'Ana', '--answer', 'go ahead');
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toMatch(/state the workflow and its flags/);
+    const onlyWorkflow = await cli('reply', '--request', 'hlp_old', '--by', 'Ana', '--answer', 'go ahead', '--workflow', 'release');
+    expect(onlyWorkflow.code).toBe(2);
+    expect(chainFiles()).toEqual([]);
+    expect((await requests())[0]?.state).toBe('open');
+
+    const stated = await cli(
+      'reply', '--request', 'hlp_old', '--by', 'Ana', '--answer', 'go ahead',
+      '--workflow', 'release', '--flag', 'publish=true', '--flag', 'attempts=2', '--route', 'github', '--json',
+    );
+    expect(stated.code).toBe(0);
+    const chain = (JSON.parse(stated.stdout) as Record<string, unknown>).continued_as as string;
+    expect(readChainFile(chain)).toMatchObject({ workflow: 'release', flags: { publish: true, attempts: 2 }, routes: ['github'] });
+  });
+
+  it('refuses a double reply naming the first responder', async () => {
+    write(runStarted('run_1', 'chn_a', '2026-11-29T10:00:00Z'), helpRequested('hlp_1', 'run_1', 'chn_a', '2026-11-29T10:05:00Z'));
+    await ingest();
+    expect((await cli('reply', '--request', 'hlp_1', '--by', 'Ana', '--answer', 'first')).code).toBe(0);
+    const second = await cli('reply', '--request', 'hlp_1', '--by', 'Bo', '--answer', 'second');
+    expect(second.code).toBe(2);
+    expect(second.stderr).toMatch(/already answered by Ana on \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
+    expect(chainFiles()).toHaveLength(1);
+    expect((await requests())[0]).toMatchObject({ answer: 'first', responder: 'Ana' });
+  });
+
+  it('refuses an empty answer', async () => {
+    write(runStarted('run_1', 'chn_a', '2026-11-29T10:00:00Z'), helpRequested('hlp_1', 'run_1', 'chn_a', '2026-11-29T10:05:00Z'));
+    await ingest();
+    const result = await cli('reply', '--request', 'hlp_1', '--by', 'Ana', '--answer', '   ');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/answer is empty/);
+  });
+
+  it('lets exactly one of two processes racing to reply win; the other is told who did', async () => {
+    write(runStarted('run_1', 'chn_a', '2026-11-29T10:00:00Z'), helpRequested('hlp_1', 'run_1', 'chn_a', '2026-11-29T10:05:00Z'));
+    await ingest();
+    const [ana, bo] = await Promise.all([
+      spawnCli(['reply', '--request', 'hlp_1', '--by', 'Ana', '--answer', 'from Ana']),
+      spawnCli(['reply', '--request', 'hlp_1', '--by', 'Bo', '--answer', 'from Bo']),
+    ]);
+    const codes = [ana.code, bo.code].sort();
+    expect(codes).toEqual([0, 2]);
+    const winner = ana.code === 0 ? 'Ana' : 'Bo';
+    const loser = ana.code === 0 ? bo : ana;
+    expect(loser.stderr).toContain(`already answered by ${winner} on`);
+    expect(chainFiles()).toHaveLength(1);
+    expect((await requests())[0]).toMatchObject({ state: 'answered', responder: winner, answer: `from ${winner}` });
+  }, 60_000);
+
+  it('re-writes a chain file lost to a crash at the next start', async () => {
+    write(runStarted('run_1', 'chn_a', '2026-11-29T10:00:00Z'), helpRequested('hlp_1', 'run_1', 'chn_a', '2026-11-29T10:05:00Z'));
+    await ingest();
+    // The reply commits, then the file write fails (as if the process died before it).
+    fs.writeFileSync(path.join(factory, 'chains'), 'in the way');
+    const result = await cli('reply', '--request', 'hlp_1', '--by', 'Ana', '--answer', 'Use the bot token.');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/reply is recorded/);
+    const [request] = await requests();
+    expect(request).toMatchObject({ state: 'answered', responder: 'Ana' });
+    fs.rmSync(path.join(factory, 'chains'));
+
+    // Next start: whoever opens the ledger flushes the outbox.
+    const db = openDb(ledgerPath(factory));
+    try {
+      expect(flushOutbox(db, factory)).toBe(1);
+      expect(flushOutbox(db, factory)).toBe(0);
+    } finally {
+      db.close();
+    }
+    const chain = request!.continued_as as string;
+    expect(readChainFile(chain)).toMatchObject({ chain, answers: 'hlp_1', answer: 'Use the bot token.', responder: 'Ana', flags: { publish: true, attempts: 3 } });
+  });
+
+  it("holds awaiting_human only by the last run's request", async () => {
+    write(
+      runStarted('run_1', 'chn_a', '2026-11-29T10:00:00Z'),
+      helpRequested('hlp_1', 'run_1', 'chn_a', '2026-11-29T10:05:00Z'),
+      runFinished('run_1', '2026-11-29T10:06:00Z'),
+    );
+    await ingest();
+    expect(await chainState('chn_a')).toBe('awaiting_human');
+    expect((await requests())[0]?.awaiting_human).toBe(true);
+
+    write(runStarted('run_2', 'chn_a', '2026-11-29T11:00:00Z'));
+    await ingest();
+    expect(await chainState('chn_a')).toBe('running');
+    expect((await requests())[0]).toMatchObject({ state: 'open', awaiting_human: false });
+
+    write(helpRequested('hlp_2', 'run_2', 'chn_a', '2026-11-29T11:05:00Z'));
+    await ingest();
+    expect(await chainState('chn_a')).toBe('awaiting_human');
+    const listed = await requests('--open');
+    expect(listed.map((r) => [r.id, r.awaiting_human])).toEqual([['hlp_2', true], ['hlp_1', false]]);
+  });
+
+  it('finishes the chain when its request is resolved without an answer', async () => {
+    write(runStarted('run_1', 'chn_a', '2026-11-29T10:00:00Z'), helpRequested('hlp_1', 'run_1', 'chn_a', '2026-11-29T10:05:00Z'));
+    await ingest();
+    expect(await chainState('chn_a')).toBe('awaiting_human');
+    const result = await cli('resolve', '--request', 'hlp_1', '--by', 'Ana');
+    expect(result.code).toBe(0);
+    expect(await chainState('chn_a')).toBe('finished');
+    expect((await requests())[0]).toMatchObject({ state: 'resolved', responder: 'Ana', answer: null, continued_as: null });
+    expect(chainFiles()).toEqual([]);
+    const again = await cli('resolve', '--request', 'hlp_1', '--by', 'Bo');
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/already resolved by Ana on/);
+    const replied = await cli('reply', '--request', 'hlp_1', '--by', 'Bo', '--answer', 'late');
+    expect(replied.code).toBe(2);
+    expect(replied.stderr).toMatch(/already resolved by Ana on/);
+  });
+
+  it('signs a reply with the OS account name when no name is given', async () => {
+    write(runStarted('run_1', 'chn_a', '2026-11-29T10:00:00Z'), helpRequested('hlp_1', 'run_1', 'chn_a', '2026-11-29T10:05:00Z'));
+    await ingest();
+    expect((await cli('reply', '--request', 'hlp_1', '--answer', 'ok')).code).toBe(0);
+    expect((await requests())[0]?.responder).toBe(os.userInfo().username);
+  });
+
+  it('links a chain started by a reply and the request both ways', async () => {
+    write(runStarted('run_1', 'chn_a', '2026-11-29T10:00:00Z'), helpRequested('hlp_1', 'run_1', 'chn_a', '2026-11-29T10:05:00Z'));
+    await ingest();
+    const result = await cli('reply', '--request', 'hlp_1', '--by', 'Ana', '--answer', 'ok', '--json');
+    const next = (JSON.parse(result.stdout) as Record<string, unknown>).continued_as as string;
+    // The Tower starts the new chain; its run carries the request it answers.
+    write(runStarted('run_2', next, '2026-11-29T15:00:00Z', { answers: 'hlp_1' }));
+    await ingest();
+    const all = await chains();
+    expect(all.find((c) => c.chain === next)).toMatchObject({ answers: 'hlp_1', state: 'running', runs: 1, flags: { publish: true, attempts: 3 } });
+    expect(all.find((c) => c.chain === 'chn_a')).toMatchObject({ continued_as: next, state: 'finished' });
+    expect((await requests())[0]?.continued_as).toBe(next);
+  });
+});
+
+describe('categories', () => {
+  it('refuses an unknown category at ingest, naming all six', async () => {
+    write(
+      helpRequested('hlp_1', 'run_1', 'chn_a', '2026-11-29T10:05:00Z', { category: 'urgent' }),
+      helpRequested('hlp_2', 'run_1', 'chn_a', '2026-11-29T10:06:00Z', { category: 'access' }),
+    );
+    await cli('ingest');
+    expect((await requests()).map((r) => r.id)).toEqual(['hlp_2']);
+    const db = openDb(ledgerPath(factory));
+    try {
+      const rows = db.prepare('SELECT line, reason FROM refused_lines').all() as Array<{ line: number; reason: string }>;
+      expect(rows).toHaveLength(1);
+      expect(rows[0]?.line).toBe(1);
+      for (const category of HELP_CATEGORIES) expect(rows[0]?.reason).toContain(category);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('refuses a duplicate help request id at ingest', async () => {
+    write(
+      helpRequested('hlp_1', 'run_1', 'chn_a', '2026-11-29T10:05:00Z', { question: 'first' }),
+      helpRequested('hlp_1', 'run_1', 'chn_a', '2026-11-29T10:06:00Z', { question: 'second' }),
+    );
+    await cli('ingest');
+    expect((await requests()).map((r) => r.question)).toEqual(['first']);
+    const db = openDb(ledgerPath(factory));
+    try {
+      const rows = db.prepare('SELECT reason FROM refused_lines').all() as Array<{ reason: string }>;
+      expect(rows.map((r) => r.reason).join('\n')).toMatch(/hlp_1.*duplicate|duplicate.*hlp_1/);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('refuses an unknown category when asking, naming all six, and writes nothing', async () => {
+    const result = await cli('ask', '--agent', 'scout', '--run', 'run_1', '--chain', 'chn_a', '--category', 'urgent', 'Which token?');
+    expect(result.code).toBe(2);
+    for (const category of HELP_CATEGORIES) expect(result.stderr).toContain(category);
+    expect(fs.existsSync(path.join(factory, 'events'))).toBe(false);
+  });
+
+  it('keeps a request without a category empty, never other', async () => {
+    const result = await cli('ask', '--agent', 'scout', '--run', 'run_1', '--chain', 'chn_a', '--fatal', 'Which token?');
+    expect(result.code).toBe(0);
+    const id = result.stdout.trim();
+    expect(id).toMatch(/^hlp_[0-9A-HJKMNP-TV-Z]{26}$/);
+    await ingest();
+    const [request] = await requests();
+    expect(request).toMatchObject({ id, category: null, fatal: true, question: 'Which token?', flags: null });
+  });
+
+  it('files a request with a category through ask and refuses its id a second time', async () => {
+    const first = await cli('ask', '--agent', 'scout', '--run', 'run_1', '--chain', 'chn_a', '--category', 'decision', '--id', 'hlp_x', 'Ship it?');
+    expect(first.code).toBe(0);
+    await ingest();
+    expect((await requests())[0]).toMatchObject({ id: 'hlp_x', category: 'decision', fatal: false });
+    const again = await cli('ask', '--agent', 'scout', '--run', 'run_1', '--chain', 'chn_a', '--id', 'hlp_x', 'Ship it?');
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/duplicate help request id hlp_x/);
+  });
+
+  it('refuses a bad agent name when asking', async () => {
+    const result = await cli('ask', '--agent', '../etc', '--run', 'run_1', '--chain', 'chn_a', 'Which token?');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/not a valid agent name/);
+  });
+});
