@@ -172,6 +172,12 @@ export const MIGRATIONS: readonly string[] = [
     lines INTEGER NOT NULL
   );
 
+  -- Agents whose learnings/<agent>.json must be re-written: marked in the same transaction as the
+  -- change, cleared once the file is written, so a crash in between re-exports at the next start.
+  CREATE TABLE export_pending (
+    agent TEXT PRIMARY KEY
+  );
+
   CREATE TABLE refused_lines (
     seq INTEGER PRIMARY KEY,
     file TEXT NOT NULL,

@@ -1,0 +1,52 @@
+/**
+ * What the agent-side commands share: an event is built, serialized, and read back with the
+ * very parser ingest uses before one line is appended, so a command can never write a line
+ * the Desk would refuse; the refusal reaches the agent at once instead (exit 2).
+ */
+import fs from 'node:fs';
+import { parseEventLine, serializeEvent, AGENT_NAME, type FactoryEvent } from '../../rules/events.js';
+import { appendEventLine, learningsFileFor } from '../../node/factory.js';
+import { readLearningsFile, type LearningsFile } from '../../node/exporter.js';
+import { Refusal } from '../command.js';
+
+/** Validates `raw` exactly as ingest would and appends it; returns the event and file. */
+export function appendValidated(root: string, raw: Record<string, unknown>): { event: FactoryEvent; file: string } {
+  const parsed = parseEventLine(JSON.stringify(raw));
+  if (!parsed.ok) throw new Refusal(parsed.reason);
+  const line = serializeEvent(parsed.event);
+  const again = parseEventLine(line);
+  if (!again.ok) throw new Refusal(again.reason);
+  try {
+    return { event: again.event, file: appendEventLine(root, line) };
+  } catch (error) {
+    const message = (error as Error).message;
+    if (/an event line holds at most/.test(message)) throw new Refusal(message);
+    throw error;
+  }
+}
+
+export function checkAgent(agent: string): void {
+  if (!AGENT_NAME.test(agent)) {
+    throw new Refusal(
+      `--agent ${JSON.stringify(agent)} is not an agent name: 1-64 of a-z 0-9 _ -, starting with a letter or digit`,
+    );
+  }
+}
+
+/** The agent's current learnings file; none yet means no learnings. */
+export function currentLearnings(root: string, agent: string): LearningsFile {
+  checkAgent(agent);
+  const file = learningsFileFor(root, agent);
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { agent, generated_at: '', learnings: [] };
+    throw error;
+  }
+  try {
+    return readLearningsFile(text);
+  } catch (error) {
+    throw new Error(`${file} cannot be read: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,109 @@
+import { FACTORY_OPTION, JSON_OPTION, Refusal, factoryDir, flagOption, printJson, requiredOption, stringOption, type Command } from '../command.js';
+import { decideLearnings, undoDecisions, type DecisionResult } from '../../node/store/learnings.js';
+import { exportPending } from '../../node/exporter.js';
+import type { Db } from '../../node/store/db.js';
+import { withFactoryLedger } from './ledgerCommon.js';
+
+const COMMON_HELP = [
+  '  --by NAME      who decides (required): recorded in the learning history',
+  '  --json         print { changed, unchanged, missing }',
+  '  --factory DIR  the factory (default: $LAYOVER_FACTORY, else the current folder)',
+];
+
+function ids(positionals: string[]): string[] {
+  if (positionals.length === 0) throw new Refusal('name at least one learning id (lrn_...)');
+  return positionals;
+}
+
+function missingRefusal(db: Db, wanted: string[]): void {
+  const found = new Set(
+    (db.prepare('SELECT id FROM learnings WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(wanted)) as { id: string }[]).map(
+      (r) => r.id,
+    ),
+  );
+  const missing = wanted.filter((id) => !found.has(id));
+  if (missing.length > 0) throw new Refusal(`no learning has the id ${missing.join(', ')}; nothing was changed`);
+}
+
+function report(io: Parameters<Command['run']>[1], json: boolean, verb: string, result: DecisionResult, why: string): void {
+  if (json) {
+    printJson(io, { changed: result.changed, unchanged: result.unchanged, missing: result.missing });
+    return;
+  }
+  for (const id of result.changed) io.stdout(`${verb} ${id}\n`);
+  for (const id of result.unchanged) io.stderr(`not changed: ${id} (${why})\n`);
+}
+
+export const rejectCommand: Command = {
+  name: ['reject'],
+  summary: 'Reject learnings: never given to a run again, and a re-proposal is refused.',
+  usage: 'reject --by NAME [--reason R] [--json] [--factory DIR] ID...',
+  help: [
+    'Rejects one or many learnings in any state but rejected. A rejected learning is never',
+    'given to a run and never deleted: it is what refuses the agent when it proposes the same',
+    'claim again. `undo` takes a rejection back.',
+    '',
+    'Options:',
+    '  --reason R     why (shown in the history and to the operator)',
+    ...COMMON_HELP,
+  ].join('\n'),
+  options: { ...FACTORY_OPTION, ...JSON_OPTION, by: { type: 'string' }, reason: { type: 'string' } },
+  async run(args, io) {
+    const by = requiredOption(args, 'by');
+    const wanted = ids(args.positionals);
+    await withFactoryLedger(factoryDir(args, io), io, ({ root, db, settings }) => {
+      missingRefusal(db, wanted);
+      const result = decideLearnings(db, 'reject', { ids: wanted }, { by, reason: stringOption(args, 'reason'), now: new Date() });
+      exportPending(db, root, settings.learnings.max_per_run);
+      report(io, flagOption(args, 'json'), 'rejected', result, 'already rejected');
+    });
+  },
+};
+
+export const keepCommand: Command = {
+  name: ['keep'],
+  summary: 'Keep learnings: a provisional or lapsed learning becomes confirmed.',
+  usage: 'keep --by NAME [--json] [--factory DIR] ID...',
+  help: [
+    'Confirms provisional or lapsed learnings by a person: they are given to every run of',
+    'their agent and never expire. `undo` takes a keep back.',
+    '',
+    'Options:',
+    ...COMMON_HELP,
+  ].join('\n'),
+  options: { ...FACTORY_OPTION, ...JSON_OPTION, by: { type: 'string' } },
+  async run(args, io) {
+    const by = requiredOption(args, 'by');
+    const wanted = ids(args.positionals);
+    await withFactoryLedger(factoryDir(args, io), io, ({ root, db, settings }) => {
+      missingRefusal(db, wanted);
+      const result = decideLearnings(db, 'keep', { ids: wanted }, { by, now: new Date() });
+      exportPending(db, root, settings.learnings.max_per_run);
+      report(io, flagOption(args, 'json'), 'kept', result, 'only a provisional or lapsed learning can be kept');
+    });
+  },
+};
+
+export const undoCommand: Command = {
+  name: ['undo'],
+  summary: 'Undo the last rejection or keep of learnings.',
+  usage: 'undo --by NAME [--json] [--factory DIR] ID...',
+  help: [
+    'Takes back the last rejection or keep of each learning named: it returns to exactly the',
+    'state, runs left and decision fields it had before. The undo is in its history too.',
+    '',
+    'Options:',
+    ...COMMON_HELP,
+  ].join('\n'),
+  options: { ...FACTORY_OPTION, ...JSON_OPTION, by: { type: 'string' } },
+  async run(args, io) {
+    const by = requiredOption(args, 'by');
+    const wanted = ids(args.positionals);
+    await withFactoryLedger(factoryDir(args, io), io, ({ root, db, settings }) => {
+      missingRefusal(db, wanted);
+      const result = undoDecisions(db, wanted, { by, now: new Date() });
+      exportPending(db, root, settings.learnings.max_per_run);
+      report(io, flagOption(args, 'json'), 'undone', result, 'no rejection or keep to undo');
+    });
+  },
+};

@@ -1,0 +1,39 @@
+import { FACTORY_OPTION, JSON_OPTION, factoryDir, flagOption, printJson, stringOption, type Command } from '../command.js';
+import { ingest } from '../../node/ingest.js';
+import { intOption, withFactoryLedger } from './ledgerCommon.js';
+
+export const ingestCommand: Command = {
+  name: ['ingest'],
+  summary: 'Read the new lines of the factory events files into the ledger, once.',
+  usage: 'ingest [--json] [--batch N] [--factory DIR]',
+  help: [
+    'Reads events/*.jsonl in name order, each from where the ledger last stopped, and applies',
+    'every complete line exactly once: runs started and finished, learnings proposed, help',
+    'requests. A line that is not a valid event is refused (file, line, reason) and reading',
+    'goes on with the next one; a last line without its newline waits until it is complete.',
+    'Afterwards learnings/<agent>.json is re-written for every agent whose learnings changed.',
+    '',
+    'Safe to run while the app runs, and safe to kill at any moment: the read position is',
+    'committed together with the effects of the lines read.',
+    '',
+    'Options:',
+    '  --json         print { applied, refused: [{file, line, reason}], exported, fatal_help, ... }',
+    '  --batch N      most lines per transaction (default 500)',
+    '  --factory DIR  the factory (default: $LAYOVER_FACTORY, else the current folder)',
+  ].join('\n'),
+  options: { ...FACTORY_OPTION, ...JSON_OPTION, batch: { type: 'string' } },
+  async run(args, io) {
+    const maxLines = intOption(stringOption(args, 'batch'), 'batch', 500);
+    await withFactoryLedger(factoryDir(args, io), io, async ({ root, db, settings, settingsError }) => {
+      const result = await ingest(db, root, { settings, maxLines, signal: io.signal });
+      if (flagOption(args, 'json')) {
+        printJson(io, { ...result, settings_error: settingsError });
+        return;
+      }
+      io.stdout(`applied ${result.applied} event${result.applied === 1 ? '' : 's'}, refused ${result.refused.length} line${result.refused.length === 1 ? '' : 's'}\n`);
+      for (const r of result.refused) io.stdout(`  refused ${r.file}:${r.line}: ${r.reason}\n`);
+      if (result.exported.length > 0) io.stdout(`re-wrote learnings for: ${result.exported.join(', ')}\n`);
+      if (result.fatal_help.length > 0) io.stdout(`new fatal help requests: ${result.fatal_help.join(', ')}\n`);
+    });
+  },
+};

@@ -1,0 +1,115 @@
+import { RUN_OUTCOMES } from '../../../shared/domain.js';
+import {
+  FACTORY_OPTION,
+  JSON_OPTION,
+  Refusal,
+  factoryDir,
+  flagOption,
+  listOption,
+  printJson,
+  requiredOption,
+  stringOption,
+  type Command,
+} from '../command.js';
+import { parseFlagOptions } from '../flags.js';
+import { appendValidated, checkAgent, currentLearnings } from './agentSide.js';
+import { existingFactory } from './ledgerCommon.js';
+
+export const runStartCommand: Command = {
+  name: ['run', 'start'],
+  summary: 'Record that a run starts, and print the learnings it is given (agent side).',
+  usage:
+    'run start --agent A --run R --chain C [--workflow W] [--flag k=v]... [--route R]... [--answers HELP_ID] [--json] [--factory DIR]',
+  help: [
+    'Appends a run.started event recording how the work was asked for (workflow, flags, routes)',
+    'and the ids of the learnings in learnings/<A>.json at this moment, then prints those',
+    'learnings: they are what the run should take into account. The Desk keeps, for every run,',
+    'which learnings it was given; a help request copies its flags from this record.',
+    '',
+    'Options:',
+    '  --agent A         the agent (required)',
+    '  --run R           the run id (required, unique)',
+    '  --chain C         the chain the run belongs to (required)',
+    '  --workflow W      the workflow (default: "default")',
+    '  --flag k=v        a flag the run was given (true/false/integers are typed), repeatable',
+    '  --route R         a route, repeatable',
+    '  --answers ID      the help request whose reply started this chain',
+    '  --json            print { run, learnings: [{ id, text, state, impact }] }',
+    '  --factory DIR     the factory (default: $LAYOVER_FACTORY, else the current folder)',
+  ].join('\n'),
+  options: {
+    ...FACTORY_OPTION,
+    ...JSON_OPTION,
+    agent: { type: 'string' },
+    run: { type: 'string' },
+    chain: { type: 'string' },
+    workflow: { type: 'string' },
+    flag: { type: 'string', multiple: true },
+    route: { type: 'string', multiple: true },
+    answers: { type: 'string' },
+  },
+  async run(args, io) {
+    const agent = requiredOption(args, 'agent');
+    checkAgent(agent);
+    const run = requiredOption(args, 'run');
+    const chain = requiredOption(args, 'chain');
+    const flags = parseFlagOptions(listOption(args, 'flag'));
+    const root = existingFactory(factoryDir(args, io));
+    const given = currentLearnings(root, agent).learnings;
+    const raw: Record<string, unknown> = {
+      type: 'run.started',
+      at: new Date().toISOString(),
+      run,
+      agent,
+      chain,
+      workflow: stringOption(args, 'workflow') ?? 'default',
+      flags,
+      routes: listOption(args, 'route'),
+      learnings: given.map((l) => l.id),
+    };
+    const answers = stringOption(args, 'answers');
+    if (answers !== undefined) raw.answers = answers;
+    appendValidated(root, raw);
+    if (flagOption(args, 'json')) {
+      printJson(io, { run, learnings: given.map(({ id, text, state, impact }) => ({ id, text, state, impact })) });
+      return;
+    }
+    if (given.length === 0) {
+      io.stdout('No learnings yet for this agent.\n');
+      return;
+    }
+    io.stdout(`Learnings for ${agent} (${given.length}), most important first:\n`);
+    for (const l of given) io.stdout(`- [${l.state}, ${l.impact}] ${l.text}\n`);
+  },
+};
+
+export const runFinishCommand: Command = {
+  name: ['run', 'finish'],
+  summary: 'Record that a run finished and how (agent side).',
+  usage: 'run finish --agent A --run R --outcome succeeded|failed|stopped [--json] [--factory DIR]',
+  help: [
+    'Appends a run.finished event. Each finished run counts against the provisional learnings',
+    'that were already live when it started; one that runs out of runs lapses.',
+    '',
+    'Options:',
+    '  --agent A        the agent (required)',
+    '  --run R          the run id given to `run start` (required)',
+    `  --outcome O      ${RUN_OUTCOMES.join(', ')} (required)`,
+    '  --json           print the event written',
+    '  --factory DIR    the factory (default: $LAYOVER_FACTORY, else the current folder)',
+  ].join('\n'),
+  options: { ...FACTORY_OPTION, ...JSON_OPTION, agent: { type: 'string' }, run: { type: 'string' }, outcome: { type: 'string' } },
+  async run(args, io) {
+    const agent = requiredOption(args, 'agent');
+    checkAgent(agent);
+    const run = requiredOption(args, 'run');
+    const outcome = requiredOption(args, 'outcome');
+    if (!(RUN_OUTCOMES as readonly string[]).includes(outcome)) {
+      throw new Refusal(`--outcome ${JSON.stringify(outcome)} is not one of ${RUN_OUTCOMES.join(', ')}`);
+    }
+    const root = existingFactory(factoryDir(args, io));
+    const { event, file } = appendValidated(root, { type: 'run.finished', at: new Date().toISOString(), run, agent, outcome });
+    if (flagOption(args, 'json')) printJson(io, event);
+    else io.stdout(`run ${run} finished: ${outcome} (appended to ${file})\n`);
+  },
+};

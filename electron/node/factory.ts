@@ -1,0 +1,110 @@
+/**
+ * The factory directory on disk (SPEC 6): where each part lives, and the two ways the Desk and
+ * the agent-side CLI write to it.
+ *
+ * - Files the Desk writes (`learnings/*.json`, `chains/*.json`) are written atomically: a
+ *   temporary file in the same folder, flushed, then renamed over the old one. A reader (the
+ *   Tower starting a run) sees the old file or the new one, never half of one.
+ * - Event lines are appended with one write call each, so two writers appending to the same day
+ *   file cannot interleave inside a line (O_APPEND makes each write land whole at the end).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+/** Longest event line the Desk reads; the agent-side CLI refuses to write a longer one. */
+export const MAX_EVENT_LINE_BYTES = 64 * 1024;
+
+export interface FactoryPaths {
+  root: string;
+  settings: string;
+  events: string;
+  learnings: string;
+  chains: string;
+  desk: string;
+}
+
+export function factoryPaths(factory: string): FactoryPaths {
+  const root = path.resolve(factory);
+  return {
+    root,
+    settings: path.join(root, 'layover.toml'),
+    events: path.join(root, 'events'),
+    learnings: path.join(root, 'learnings'),
+    chains: path.join(root, 'chains'),
+    desk: path.join(root, '.layover'),
+  };
+}
+
+export class FactoryMissingError extends Error {
+  constructor(readonly factory: string, detail: string) {
+    super(detail);
+    this.name = 'FactoryMissingError';
+  }
+}
+
+/**
+ * Throws a clear error when `factory` is not an existing folder, so a typo in `--factory` does
+ * not quietly create an empty factory somewhere.
+ */
+export function assertFactory(factory: string): string {
+  const root = path.resolve(factory);
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(root);
+  } catch {
+    throw new FactoryMissingError(root, `the factory folder ${root} does not exist (give one with --factory DIR)`);
+  }
+  if (!stat.isDirectory()) throw new FactoryMissingError(root, `the factory ${root} is not a folder`);
+  return root;
+}
+
+/** The events file of the UTC day of `now`: `events/YYYY-MM-DD.jsonl`. */
+export function eventsFileFor(factory: string, now: Date = new Date()): string {
+  return path.join(factoryPaths(factory).events, `${now.toISOString().slice(0, 10)}.jsonl`);
+}
+
+/** The export of an agent's learnings. The agent name must already be validated (a file name). */
+export function learningsFileFor(factory: string, agent: string): string {
+  return path.join(factoryPaths(factory).learnings, `${agent}.json`);
+}
+
+/** Writes `content` to `file` atomically: temp file in the same folder, fsync, rename. */
+export function writeFileAtomic(file: string, content: string | Uint8Array): void {
+  const dir = path.dirname(file);
+  fs.mkdirSync(dir, { recursive: true });
+  const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const fd = fs.openSync(temp, 'w', 0o644);
+  try {
+    fs.writeFileSync(fd, content);
+    fs.fsyncSync(fd);
+  } catch (error) {
+    fs.closeSync(fd);
+    fs.rmSync(temp, { force: true });
+    throw error;
+  }
+  fs.closeSync(fd);
+  try {
+    fs.renameSync(temp, file);
+  } catch (error) {
+    fs.rmSync(temp, { force: true });
+    throw error;
+  }
+}
+
+/**
+ * Appends one serialized event (without its newline) to today's events file with one write,
+ * creating `events/` when needed. Returns the file written. The factory folder must exist.
+ */
+export function appendEventLine(factory: string, line: string, now: Date = new Date()): string {
+  const root = assertFactory(factory);
+  if (line.includes('\n')) throw new Error('an event line cannot hold a newline');
+  const bytes = Buffer.from(`${line}\n`, 'utf8');
+  if (bytes.length - 1 > MAX_EVENT_LINE_BYTES) {
+    throw new Error(`the event is ${bytes.length - 1} bytes; an event line holds at most ${MAX_EVENT_LINE_BYTES}`);
+  }
+  const file = eventsFileFor(root, now);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.appendFileSync(file, bytes);
+  return file;
+}

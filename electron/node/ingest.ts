@@ -1,0 +1,345 @@
+/**
+ * Catch-up: reads the factory's `events/*.jsonl` from where the ledger stopped and applies every
+ * complete line exactly once (SPEC 6).
+ *
+ * How "exactly once" holds when the process is killed at any instant: each batch of lines is
+ * applied in one SQLite transaction that also stores the byte offset and line count reached. A
+ * kill before the commit loses the whole batch, offset included, so it is read again; a kill
+ * after it keeps both. Nothing in between is visible. The transaction re-reads the stored offset
+ * and gives up if another process moved it meanwhile (the app and the CLI may both ingest).
+ *
+ * How nothing is dropped silently and nothing crashes the Desk: a line that is not a valid event
+ * (not UTF-8, not JSON, wrong fields, longer than 64 KiB, a duplicate id, a finish without a
+ * start) becomes a refused line with file, line number, reason and a short excerpt, and reading
+ * goes on with the next line. A last line without its newline is not read until it is complete.
+ *
+ * The work is a generator of bounded batches, so the same code runs to the end in one go (CLI)
+ * or yields to the event loop between batches (the app, where the UI must stay responsive).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Settings } from '../rules/settings.js';
+import { MAX_LINE_BYTES, parseEventLine, type FactoryEvent } from '../rules/events.js';
+import type { Db } from './store/db.js';
+import { EventRefused, applyProposal, markExportPending } from './store/learnings.js';
+import { applyRunFinished, applyRunStarted } from './store/runs.js';
+import { applyHelpRequested, recordChainRun } from './store/help.js';
+import { exportPending } from './exporter.js';
+import { factoryPaths } from './factory.js';
+
+export interface RefusedRef {
+  file: string;
+  line: number;
+  reason: string;
+}
+
+export interface IngestProgress {
+  /** Valid events applied so far. */
+  applied: number;
+  /** Lines refused so far. */
+  refused: RefusedRef[];
+  /** Bytes of event files read (all files, from the stored offsets) and their total size. */
+  done_bytes: number;
+  total_bytes: number;
+  /** Time of the newest event applied in this catch-up. */
+  last_event_at: string | null;
+}
+
+export interface IngestResult extends IngestProgress {
+  /** Agents whose `learnings/<agent>.json` was re-written. */
+  exported: string[];
+  /** Fatal help requests that arrived in this catch-up (open, so someone must answer). */
+  fatal_help: string[];
+}
+
+export interface IngestOptions {
+  /** Settings in force; a function is asked again before each batch (they can change). */
+  settings: Settings | (() => Settings);
+  /** Most lines per transaction. */
+  maxLines?: number;
+  /** Most bytes per transaction (at least 64 KiB + 1, so every valid line fits). */
+  maxBytes?: number;
+  onProgress?: (progress: IngestProgress) => void;
+  signal?: AbortSignal;
+  /** Clock for `seen_at` of refused lines. */
+  now?: () => Date;
+  /** Write the agents' learnings files after applying (default true). */
+  export?: boolean;
+}
+
+export const DEFAULT_MAX_LINES = 500;
+export const DEFAULT_MAX_BYTES = 1024 * 1024;
+const EVENT_FILE = /^[^.].*\.jsonl$/;
+const EXCERPT_CHARS = 120;
+
+/** The events files in reading order (name order), with their sizes. */
+export function listEventFiles(factory: string): { name: string; size: number }[] {
+  const dir = factoryPaths(factory).events;
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const files: { name: string; size: number }[] = [];
+  for (const name of names.filter((n) => EVENT_FILE.test(n)).sort()) {
+    try {
+      const stat = fs.statSync(path.join(dir, name));
+      if (stat.isFile()) files.push({ name, size: stat.size });
+    } catch {
+      // removed between listing and stat (a sweep): nothing to read
+    }
+  }
+  return files;
+}
+
+function storedPosition(db: Db, name: string): { offset: number; lines: number } {
+  const row = db.prepare('SELECT offset, lines FROM event_files WHERE name = ?').get(name) as
+    | { offset: number; lines: number }
+    | undefined;
+  return row ?? { offset: 0, lines: 0 };
+}
+
+/** A short, printable beginning of a refused line, whatever bytes it held. */
+export function excerptOf(bytes: Uint8Array): string {
+  const head = Buffer.from(bytes.subarray(0, EXCERPT_CHARS * 4)).toString('utf8');
+  let out = '';
+  for (const ch of head) {
+    if ([...out].length >= EXCERPT_CHARS) return `${out}…`;
+    const code = ch.codePointAt(0)!;
+    const invisible = code < 0x20 || code === 0x7f || (code >= 0x80 && code < 0xa0) || /[\p{Cf}\p{Zl}\p{Zp}]/u.test(ch);
+    out += invisible ? `\\u{${code.toString(16)}}` : ch;
+  }
+  return bytes.length > EXCERPT_CHARS * 4 ? `${out}…` : out;
+}
+
+/** What a batch did, for the caller's bookkeeping. */
+interface BatchOutcome {
+  applied: number;
+  refused: RefusedRef[];
+  fatal: string[];
+  lastAt: string | null;
+}
+
+class StaleOffset extends Error {}
+
+type Line = { bytes: Buffer; tooLong?: number };
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Applies one valid event; throws `EventRefused` when the ledger cannot take it. */
+function applyEvent(db: Db, event: FactoryEvent, settings: Settings, fatal: string[]): void {
+  switch (event.type) {
+    case 'run.started':
+      applyRunStarted(db, { ...event, answers: event.answers ?? null });
+      recordChainRun(db, event);
+      break;
+    case 'run.finished':
+      applyRunFinished(db, event);
+      break;
+    case 'learning.proposed': {
+      const result = applyProposal(db, { ...event, run: event.run ?? null }, settings.learnings);
+      if (result.activeChanged) markExportPending(db, [event.agent]);
+      break;
+    }
+    case 'help.requested': {
+      if (db.prepare('SELECT 1 FROM help_requests WHERE id = ?').get(event.id) !== undefined) {
+        throw new EventRefused(`help request ${event.id} was already recorded (duplicate id)`);
+      }
+      const request = applyHelpRequested(db, event);
+      if (request.fatal && request.state === 'open') fatal.push(request.id);
+      break;
+    }
+  }
+}
+
+/** Why a line is not an event, or null with the event. */
+function readLine(line: Line): { event: FactoryEvent } | { reason: string } | null {
+  if (line.tooLong !== undefined) return { reason: `the line is ${line.tooLong} bytes, longer than 64 KiB` };
+  let bytes = line.bytes;
+  if (bytes.length > 0 && bytes[bytes.length - 1] === 0x0d) bytes = bytes.subarray(0, bytes.length - 1);
+  if (bytes.length > MAX_LINE_BYTES) return { reason: `the line is ${bytes.length} bytes, longer than 64 KiB` };
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return { reason: 'the line is not valid UTF-8' };
+  }
+  if (text.trim() === '') return null;
+  const parsed = parseEventLine(text);
+  return parsed.ok ? { event: parsed.event } : { reason: parsed.reason };
+}
+
+function isSqliteError(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'SqliteError' || 'code' in error && String((error as { code: unknown }).code).startsWith('SQLITE'));
+}
+
+function applyBatch(
+  db: Db,
+  file: string,
+  lines: Line[],
+  from: { offset: number; lines: number },
+  to: number,
+  settings: Settings,
+  now: Date,
+): BatchOutcome {
+  const display = `events/${file}`;
+  const fileDay = /^\d{4}-\d{2}-\d{2}/.exec(file)?.[0] ?? now.toISOString().slice(0, 10);
+  const refuse = db.prepare(
+    'INSERT INTO refused_lines (file, line, reason, excerpt, seen_at, day) VALUES (?, ?, ?, ?, ?, ?)',
+  );
+  return db.transaction((): BatchOutcome => {
+    const stored = storedPosition(db, file);
+    if (stored.offset !== from.offset) throw new StaleOffset();
+    const out: BatchOutcome = { applied: 0, refused: [], fatal: [], lastAt: null };
+    lines.forEach((line, i) => {
+      const number = from.lines + i + 1;
+      const read = readLine(line);
+      if (read === null) return;
+      let reason: string | null = null;
+      if ('reason' in read) reason = read.reason;
+      else {
+        const fatal: string[] = [];
+        try {
+          // A savepoint per line: a line refused half-way leaves nothing behind.
+          db.transaction(() => applyEvent(db, read.event, settings, fatal))();
+          out.applied++;
+          out.fatal.push(...fatal);
+          if (out.lastAt === null || read.event.at > out.lastAt) out.lastAt = read.event.at;
+        } catch (error) {
+          if (isSqliteError(error) && !(error instanceof EventRefused)) throw error;
+          reason = error instanceof EventRefused ? error.message : `could not be applied: ${(error as Error).message}`;
+        }
+      }
+      if (reason !== null) {
+        refuse.run(display, number, reason, excerptOf(line.bytes), now.toISOString(), fileDay);
+        out.refused.push({ file: display, line: number, reason });
+      }
+    });
+    db.prepare(
+      `INSERT INTO event_files (name, offset, lines) VALUES (?, ?, ?)
+       ON CONFLICT (name) DO UPDATE SET offset = excluded.offset, lines = excluded.lines`,
+    ).run(file, to, from.lines + lines.length);
+    return out;
+  }).immediate();
+}
+
+function readAt(fd: number, position: number, length: number): Buffer {
+  const buf = Buffer.allocUnsafe(length);
+  let done = 0;
+  while (done < length) {
+    const n = fs.readSync(fd, buf, done, length - done, position + done);
+    if (n === 0) break;
+    done += n;
+  }
+  return buf.subarray(0, done);
+}
+
+/** Position just past the next newline at or after `from`, or -1 when there is none yet. */
+function nextNewline(fd: number, from: number, size: number): number {
+  const chunk = 256 * 1024;
+  for (let pos = from; pos < size; pos += chunk) {
+    const buf = readAt(fd, pos, Math.min(chunk, size - pos));
+    const i = buf.indexOf(10);
+    if (i !== -1) return pos + i + 1;
+    if (buf.length === 0) break;
+  }
+  return -1;
+}
+
+/**
+ * The catch-up as steps: each `next()` applies one bounded batch (one transaction) and yields
+ * the progress. Returns the final result.
+ */
+export function* ingestSteps(db: Db, factory: string, options: IngestOptions): Generator<IngestProgress, IngestResult> {
+  const maxLines = Math.max(1, options.maxLines ?? DEFAULT_MAX_LINES);
+  const maxBytes = Math.max(MAX_LINE_BYTES + 2, options.maxBytes ?? DEFAULT_MAX_BYTES);
+  const settingsNow = (): Settings => (typeof options.settings === 'function' ? options.settings() : options.settings);
+  const clock = options.now ?? (() => new Date());
+  const dir = factoryPaths(factory).events;
+
+  const files = listEventFiles(factory);
+  const progress: IngestProgress = { applied: 0, refused: [], done_bytes: 0, total_bytes: 0, last_event_at: null };
+  for (const f of files) {
+    progress.total_bytes += f.size;
+    progress.done_bytes += Math.min(f.size, storedPosition(db, f.name).offset);
+  }
+  const fatal: string[] = [];
+
+  for (const f of files) {
+    let fd: number;
+    try {
+      fd = fs.openSync(path.join(dir, f.name), 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw error;
+    }
+    try {
+      const size = Math.max(f.size, fs.fstatSync(fd).size);
+      for (;;) {
+        if (options.signal?.aborted) break;
+        const from = storedPosition(db, f.name);
+        if (from.offset >= size) break;
+        const buf = readAt(fd, from.offset, Math.min(maxBytes, size - from.offset));
+        const lines: Line[] = [];
+        let pos = 0;
+        while (lines.length < maxLines) {
+          const nl = buf.indexOf(10, pos);
+          if (nl === -1) break;
+          lines.push({ bytes: buf.subarray(pos, nl) });
+          pos = nl + 1;
+        }
+        if (lines.length === 0) {
+          // No newline in the whole read: either the file ends in a partial line (it waits),
+          // or the line is longer than one batch (refused, but its end must still be found).
+          if (from.offset + buf.length >= size) break;
+          const end = nextNewline(fd, from.offset + buf.length, size);
+          if (end === -1) break;
+          lines.push({ bytes: buf.subarray(0, Math.min(buf.length, 1024)), tooLong: end - 1 - from.offset });
+          pos = end - from.offset;
+        }
+        let outcome: BatchOutcome;
+        try {
+          outcome = applyBatch(db, f.name, lines, from, from.offset + pos, settingsNow(), clock());
+        } catch (error) {
+          if (error instanceof StaleOffset) continue; // another process read these lines: start again from its offset
+          throw error;
+        }
+        progress.applied += outcome.applied;
+        progress.refused.push(...outcome.refused);
+        progress.done_bytes += pos;
+        if (outcome.lastAt !== null && (progress.last_event_at === null || outcome.lastAt > progress.last_event_at)) {
+          progress.last_event_at = outcome.lastAt;
+        }
+        fatal.push(...outcome.fatal);
+        options.onProgress?.(progress);
+        yield progress;
+      }
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  const exported = options.export === false ? [] : exportPending(db, factory, settingsNow().learnings.max_per_run);
+  return { ...progress, exported, fatal_help: fatal };
+}
+
+/** Catches up in one go (the CLI). */
+export function ingestSync(db: Db, factory: string, options: IngestOptions): IngestResult {
+  const steps = ingestSteps(db, factory, options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** Catches up, letting the event loop run between batches (the app). */
+export async function ingest(db: Db, factory: string, options: IngestOptions): Promise<IngestResult> {
+  const steps = ingestSteps(db, factory, options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}

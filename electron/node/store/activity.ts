@@ -1,0 +1,74 @@
+/**
+ * What happened, for the operator's activity views: the proposal log (echoes and refusals
+ * included), the refused lines of the events files, and per-day counts for the charts.
+ */
+import type { ProposalLogEntry, ProposalOutcome, RefusedLine } from '../../../shared/domain.js';
+import type { DayStats } from '../../../shared/api.js';
+import type { Db } from './db.js';
+
+export interface ProposalQuery {
+  outcome?: ProposalOutcome | undefined;
+  agent?: string | undefined;
+  offset?: number | undefined;
+  limit?: number | undefined;
+}
+
+/** The proposal log, newest first. */
+export function listProposals(db: Db, query: ProposalQuery = {}): { total: number; rows: ProposalLogEntry[] } {
+  const parts: string[] = [];
+  const params: Record<string, unknown> = {};
+  if (query.outcome) {
+    parts.push('outcome = @outcome');
+    params.outcome = query.outcome;
+  }
+  if (query.agent) {
+    parts.push('agent = @agent');
+    params.agent = query.agent;
+  }
+  const where = parts.length > 0 ? `WHERE ${parts.join(' AND ')}` : '';
+  const total = (db.prepare(`SELECT count(*) AS n FROM proposals ${where}`).get(params) as { n: number }).n;
+  const rows = db
+    .prepare(
+      `SELECT at, agent, run, text, impact, outcome, learning_id, reason FROM proposals ${where}
+       ORDER BY seq DESC LIMIT @limit OFFSET @offset`,
+    )
+    .all({ ...params, limit: query.limit ?? 100, offset: query.offset ?? 0 }) as ProposalLogEntry[];
+  return { total, rows };
+}
+
+/** Refused lines of the events files, newest first. */
+export function listRefused(
+  db: Db,
+  query: { offset?: number | undefined; limit?: number | undefined } = {},
+): { total: number; rows: RefusedLine[] } {
+  const total = (db.prepare('SELECT count(*) AS n FROM refused_lines').get() as { n: number }).n;
+  const rows = db
+    .prepare(
+      `SELECT file, line, reason, excerpt, seen_at FROM refused_lines ORDER BY seq DESC LIMIT ? OFFSET ?`,
+    )
+    .all(query.limit ?? 100, query.offset ?? 0) as RefusedLine[];
+  return { total, rows };
+}
+
+/**
+ * Per UTC day, the last `days` days up to and including today (oldest first): proposals,
+ * learnings that lapsed (from their history), and help requests filed.
+ */
+export function dailyStats(db: Db, days: number, now: Date = new Date()): DayStats[] {
+  const count = Math.max(1, Math.min(366, Math.floor(days)));
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const list: string[] = [];
+  for (let i = count - 1; i >= 0; i--) list.push(new Date(today - i * 86_400_000).toISOString().slice(0, 10));
+  const first = list[0]!;
+  const byDay = new Map<string, DayStats>(list.map((day) => [day, { day, proposals: 0, lapses: 0, help_requests: 0 }]));
+  const tally = (sql: string, key: 'proposals' | 'lapses' | 'help_requests') => {
+    for (const row of db.prepare(sql).all(first) as { day: string; n: number }[]) {
+      const entry = byDay.get(row.day);
+      if (entry) entry[key] = row.n;
+    }
+  };
+  tally('SELECT day, count(*) AS n FROM proposals WHERE day >= ? GROUP BY day', 'proposals');
+  tally(`SELECT day, count(*) AS n FROM learning_history WHERE day >= ? AND kind = 'lapsed' GROUP BY day`, 'lapses');
+  tally('SELECT day, count(*) AS n FROM help_requests WHERE day >= ? GROUP BY day', 'help_requests');
+  return list.map((day) => byDay.get(day)!);
+}

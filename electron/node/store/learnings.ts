@@ -1,0 +1,437 @@
+/**
+ * The ledger of learnings in SQLite: proposals, run counting's effect on learnings, and a
+ * person's decisions. The rules themselves live in `rules/ledger.ts`; this module finds the rows
+ * they are about and writes back what they decided, with a history line for every state change
+ * and a proposal-log line for every proposal.
+ *
+ * Candidates for sameness come from the word index `learning_words`: only learnings sharing
+ * enough significant words with the proposal to possibly match are loaded, never all of an
+ * agent's learnings. The final say is always `sameFingerprint`, so the index can only narrow.
+ *
+ * Every function here runs inside the caller's transaction when there is one; the ones a person
+ * triggers open their own.
+ */
+import { ulid } from 'ulid';
+import type { HistoryKind, Impact, Learning, LearningState, ProposalOutcome } from '../../../shared/domain.js';
+import type { LearningFilter, LearningTarget } from '../../../shared/api.js';
+import {
+  decideProposal,
+  isActive,
+  isDecisionSnapshot,
+  keep,
+  reject,
+  snapshotOf,
+  undo,
+  type LedgerSettings,
+  type ScreenedProposal,
+} from '../../rules/ledger.js';
+import { fingerprint, sameFingerprint } from '../../rules/sameness.js';
+import { screen } from '../../rules/screen.js';
+import type { Db } from './db.js';
+
+/** A line of an events file the ledger cannot take: becomes a refused line, not a crash. */
+export class EventRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EventRefused';
+  }
+}
+
+/** Canonical form of an event time, so times compare as text: `2026-01-02T03:04:05.000Z`. */
+export function normTime(at: string): string {
+  const date = new Date(at);
+  if (Number.isNaN(date.getTime())) throw new EventRefused(`"${at}" is not a valid time`);
+  return date.toISOString();
+}
+
+export function dayOf(at: string): string {
+  return at.slice(0, 10);
+}
+
+export const LEARNING_COLUMNS =
+  'id, agent, text, impact, state, proposals, rediscoveries, echoes, runs_left, first_at, last_at, live_since, lapsed_at, decided_by, decided_at, reason';
+
+/** Selects learnings with the SPEC field names, optionally prefixed by a table alias. */
+export function learningColumns(alias?: string): string {
+  if (!alias) return LEARNING_COLUMNS;
+  return LEARNING_COLUMNS.split(', ')
+    .map((c) => `${alias}.${c}`)
+    .join(', ');
+}
+
+/** A row read with `LEARNING_COLUMNS` already has the shape of `Learning`. */
+export function toLearning(row: unknown): Learning {
+  return row as Learning;
+}
+
+export function getLearning(db: Db, id: string): Learning | undefined {
+  const row = db.prepare(`SELECT ${LEARNING_COLUMNS} FROM learnings WHERE id = ?`).get(id);
+  return row === undefined ? undefined : toLearning(row);
+}
+
+interface HistoryLine {
+  learning_id: string;
+  at: string;
+  kind: HistoryKind;
+  by?: string | null;
+  reason?: string | null;
+  run?: string | null;
+  state_before: LearningState | null;
+  state_after: LearningState;
+  undo?: string | null;
+}
+
+export function addHistory(db: Db, h: HistoryLine): void {
+  db.prepare(
+    `INSERT INTO learning_history (learning_id, at, day, kind, by, reason, run, state_before, state_after, undo)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    h.learning_id,
+    h.at,
+    dayOf(h.at),
+    h.kind,
+    h.by ?? null,
+    h.reason ?? null,
+    h.run ?? null,
+    h.state_before,
+    h.state_after,
+    h.undo ?? null,
+  );
+}
+
+/** Writes back the mutable fields of a learning (text, agent and id never change). */
+export function saveLearning(db: Db, l: Learning): void {
+  db.prepare(
+    `UPDATE learnings SET state = ?, proposals = ?, rediscoveries = ?, echoes = ?, runs_left = ?, last_at = ?,
+       live_since = ?, lapsed_at = ?, decided_by = ?, decided_at = ?, reason = ?
+     WHERE id = ?`,
+  ).run(
+    l.state,
+    l.proposals,
+    l.rediscoveries,
+    l.echoes,
+    l.runs_left,
+    l.last_at,
+    l.live_since,
+    l.lapsed_at,
+    l.decided_by,
+    l.decided_at,
+    l.reason,
+    l.id,
+  );
+}
+
+function insertLearning(db: Db, l: Learning): void {
+  const fp = fingerprint(l.text);
+  const info = db
+    .prepare(
+      `INSERT INTO learnings (id, agent, text, impact, state, proposals, rediscoveries, echoes, runs_left, first_at,
+         last_at, live_since, lapsed_at, decided_by, decided_at, reason, negated, word_count)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(
+      l.id,
+      l.agent,
+      l.text,
+      l.impact,
+      l.state,
+      l.proposals,
+      l.rediscoveries,
+      l.echoes,
+      l.runs_left,
+      l.first_at,
+      l.last_at,
+      l.live_since,
+      l.lapsed_at,
+      l.decided_by,
+      l.decided_at,
+      l.reason,
+      fp.negated ? 1 : 0,
+      fp.words.length,
+    );
+  const insertWord = db.prepare('INSERT OR IGNORE INTO learning_words (agent, word, learning_rowid) VALUES (?, ?, ?)');
+  for (const word of fp.words) insertWord.run(l.agent, word, info.lastInsertRowid);
+}
+
+/**
+ * The agent's learnings that sameness says are the same claim as `text`. The SQL keeps only
+ * learnings that share enough words to pass rewording or containment (and the same negation);
+ * `sameFingerprint` then decides.
+ */
+export function matchingLearnings(db: Db, agent: string, text: string): Learning[] {
+  const fp = fingerprint(text);
+  if (fp.words.length === 0) return [];
+  const p = fp.words.length;
+  const rows = db
+    .prepare(
+      `SELECT ${learningColumns('l')}
+       FROM (SELECT learning_rowid, count(*) AS shared FROM learning_words
+             WHERE agent = @agent AND word IN (SELECT value FROM json_each(@words))
+             GROUP BY learning_rowid) s
+       JOIN learnings l ON l.rowid = s.learning_rowid
+       WHERE l.negated = @negated
+         AND (s.shared = min(l.word_count, @p) OR s.shared * 5 >= 4 * (l.word_count + @p - s.shared))`,
+    )
+    .all({ agent, words: JSON.stringify(fp.words), negated: fp.negated ? 1 : 0, p });
+  return rows.map(toLearning).filter((l) => sameFingerprint(fp, fingerprint(l.text)));
+}
+
+export interface ProposalInput {
+  agent: string;
+  text: string;
+  impact: Impact;
+  at: string;
+  run?: string | null | undefined;
+}
+
+export interface ProposalResult {
+  outcome: ProposalOutcome;
+  learning_id: string | null;
+  reason: string | null;
+  /** Whether the agent's active set (what its runs are given) changed. */
+  activeChanged: boolean;
+}
+
+function logProposal(db: Db, p: ProposalInput, at: string, text: string, r: Omit<ProposalResult, 'activeChanged'>): void {
+  db.prepare(
+    `INSERT INTO proposals (at, day, agent, run, text, impact, outcome, learning_id, reason)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(at, dayOf(at), p.agent, p.run ?? null, text, p.impact, r.outcome, r.learning_id, r.reason);
+}
+
+/** Takes up one proposal (SPEC 2): screen, match, decide, write, log. */
+export function applyProposal(db: Db, p: ProposalInput, settings: LedgerSettings & { max_text: number }): ProposalResult {
+  const at = normTime(p.at);
+  const screened = screen(p.text, settings.max_text);
+  if (!screened.ok) {
+    const result = { outcome: 'refused' as const, learning_id: null, reason: screened.reason };
+    logProposal(db, p, at, p.text.trim(), result);
+    return { ...result, activeChanged: false };
+  }
+  const proposal: ScreenedProposal = { agent: p.agent, text: screened.text, impact: p.impact, at, run: p.run ?? null };
+  const decision = decideProposal(proposal, matchingLearnings(db, p.agent, screened.text), settings, () => `lrn_${ulid(Date.parse(at))}`);
+  const run = p.run ?? null;
+  let result: Omit<ProposalResult, 'activeChanged'>;
+  let activeChanged = false;
+  switch (decision.outcome) {
+    case 'refused':
+      result = { outcome: 'refused', learning_id: decision.learning_id, reason: decision.reason };
+      break;
+    case 'echo':
+      saveLearning(db, decision.learning);
+      addHistory(db, { learning_id: decision.learning.id, at, kind: 'echoed', run, state_before: decision.before.state, state_after: decision.learning.state });
+      result = { outcome: 'echo', learning_id: decision.learning.id, reason: null };
+      break;
+    case 'rediscovery':
+    case 'confirmed':
+      saveLearning(db, decision.learning);
+      addHistory(db, {
+        learning_id: decision.learning.id,
+        at,
+        kind: decision.outcome === 'confirmed' ? 'confirmed' : 'rediscovered',
+        run,
+        reason: `rediscovery ${decision.learning.rediscoveries} of ${settings.confirm_after}`,
+        state_before: decision.before.state,
+        state_after: decision.learning.state,
+      });
+      result = { outcome: decision.outcome, learning_id: decision.learning.id, reason: null };
+      activeChanged = true;
+      break;
+    case 'new':
+      insertLearning(db, decision.learning);
+      addHistory(db, { learning_id: decision.learning.id, at, kind: 'proposed', run, state_before: null, state_after: 'provisional' });
+      result = { outcome: 'new', learning_id: decision.learning.id, reason: null };
+      activeChanged = true;
+      break;
+  }
+  logProposal(db, p, at, proposal.text, result);
+  return { ...result, activeChanged };
+}
+
+/** Marks agents whose exported learnings file must be re-written (cleared by the exporter). */
+export function markExportPending(db: Db, agents: Iterable<string>): void {
+  const stmt = db.prepare('INSERT OR IGNORE INTO export_pending (agent) VALUES (?)');
+  for (const agent of agents) stmt.run(agent);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Filters (shared by the read side and bulk decisions)
+
+/** Quotes each of the user's words for FTS5 so no operator or syntax of theirs is interpreted. */
+export function ftsQuery(search: string): string | null {
+  const words = search
+    .split(/\s+/u)
+    .map((w) => w.replace(/[^\p{L}\p{N}_]+/gu, ' ').trim())
+    .flatMap((w) => w.split(' '))
+    .filter((w) => w.length > 0);
+  if (words.length === 0) return null;
+  return words.map((w, i) => `"${w.replace(/"/g, '""')}"${i === words.length - 1 ? '*' : ''}`).join(' ');
+}
+
+export interface SqlWhere {
+  sql: string;
+  params: Record<string, unknown>;
+}
+
+/** The WHERE clause of a learning filter; `withStates: false` leaves the states out (for counts). */
+export function filterWhere(filter: LearningFilter, withStates = true): SqlWhere {
+  const parts: string[] = [];
+  const params: Record<string, unknown> = {};
+  if (filter.agent !== undefined && filter.agent !== '') {
+    parts.push('agent = @agent');
+    params.agent = filter.agent;
+  }
+  if (withStates && filter.states && filter.states.length > 0) {
+    parts.push('state IN (SELECT value FROM json_each(@states))');
+    params.states = JSON.stringify(filter.states);
+  }
+  if (filter.impacts && filter.impacts.length > 0) {
+    parts.push('impact IN (SELECT value FROM json_each(@impacts))');
+    params.impacts = JSON.stringify(filter.impacts);
+  }
+  if (filter.search !== undefined) {
+    const query = ftsQuery(filter.search);
+    if (query !== null) {
+      parts.push('rowid IN (SELECT rowid FROM learnings_fts WHERE learnings_fts MATCH @search)');
+      params.search = query;
+    }
+  }
+  return { sql: parts.length > 0 ? `WHERE ${parts.join(' AND ')}` : '', params };
+}
+
+// ---------------------------------------------------------------------------------------------
+// A person's decisions
+
+export interface DecisionResult {
+  /** Ids whose state the decision changed. */
+  changed: string[];
+  /** Ids that exist but the decision does not apply to (already rejected, not keepable, nothing to undo). */
+  unchanged: string[];
+  /** Ids that name no learning. */
+  missing: string[];
+  /** Agents whose active set changed. */
+  agents: string[];
+}
+
+export interface DecisionInput {
+  by: string;
+  reason?: string | null | undefined;
+  /** The clock time of the decision (decisions read the clock; events never do). */
+  now: Date;
+}
+
+function targetIds(db: Db, target: LearningTarget): string[] {
+  if ('ids' in target) return [...new Set(target.ids)];
+  const where = filterWhere(target.filter);
+  return (db.prepare(`SELECT id FROM learnings ${where.sql} ORDER BY rowid`).all(where.params) as { id: string }[]).map(
+    (r) => r.id,
+  );
+}
+
+function loadMany(db: Db, ids: string[]): Map<string, Learning> {
+  const rows = db
+    .prepare(`SELECT ${LEARNING_COLUMNS} FROM learnings WHERE id IN (SELECT value FROM json_each(?))`)
+    .all(JSON.stringify(ids));
+  return new Map(rows.map((r) => [toLearning(r).id, toLearning(r)]));
+}
+
+/** Reject or keep the targeted learnings in one transaction, each with its history line. */
+export function decideLearnings(db: Db, kind: 'reject' | 'keep', target: LearningTarget, input: DecisionInput): DecisionResult {
+  const by = input.by.trim();
+  if (by === '') throw new Error('a decision needs the name of the person making it');
+  const at = input.now.toISOString();
+  const reason = input.reason?.trim() ? input.reason.trim() : null;
+  return db.transaction((): DecisionResult => {
+    const ids = targetIds(db, target);
+    const found = loadMany(db, ids);
+    const result: DecisionResult = { changed: [], unchanged: [], missing: [], agents: [] };
+    const agents = new Set<string>();
+    for (const id of ids) {
+      const before = found.get(id);
+      if (!before) {
+        result.missing.push(id);
+        continue;
+      }
+      const after = kind === 'reject' ? reject(before, { by, at, reason }) : keep(before, { by, at, reason });
+      if (!after) {
+        result.unchanged.push(id);
+        continue;
+      }
+      saveLearning(db, after);
+      addHistory(db, {
+        learning_id: id,
+        at,
+        kind: kind === 'reject' ? 'rejected' : 'kept',
+        by,
+        reason,
+        state_before: before.state,
+        state_after: after.state,
+        undo: JSON.stringify(snapshotOf(before)),
+      });
+      result.changed.push(id);
+      if (isActive(before.state) !== isActive(after.state) || before.state !== after.state) agents.add(before.agent);
+    }
+    result.agents = [...agents].sort();
+    markExportPending(db, result.agents);
+    return result;
+  }).immediate();
+}
+
+/**
+ * Undoes the last rejection or keep of each learning: it gets back exactly the fields that
+ * decision overwrote. Undos stack: a second undo reaches the decision before the one undone.
+ * A decision is undone only while the learning is still in the state it left it in.
+ */
+export function undoDecisions(db: Db, ids: readonly string[], input: DecisionInput): DecisionResult {
+  const by = input.by.trim();
+  if (by === '') throw new Error('an undo needs the name of the person making it');
+  const at = input.now.toISOString();
+  return db.transaction((): DecisionResult => {
+    const result: DecisionResult = { changed: [], unchanged: [], missing: [], agents: [] };
+    const agents = new Set<string>();
+    const unique = [...new Set(ids)];
+    const found = loadMany(db, unique);
+    const history = db.prepare(
+      `SELECT seq, kind, state_after, undo FROM learning_history
+       WHERE learning_id = ? AND kind IN ('rejected', 'kept', 'undone') ORDER BY seq DESC`,
+    );
+    for (const id of unique) {
+      const current = found.get(id);
+      if (!current) {
+        result.missing.push(id);
+        continue;
+      }
+      let pending = 0;
+      let target: { kind: string; state_after: string; undo: string | null } | undefined;
+      for (const row of history.iterate(id) as Iterable<{ kind: string; state_after: string; undo: string | null }>) {
+        if (row.kind === 'undone') pending++;
+        else if (pending > 0) pending--;
+        else {
+          target = row;
+          break;
+        }
+      }
+      const snapshot = target?.undo ? (JSON.parse(target.undo) as unknown) : null;
+      if (!target || target.state_after !== current.state || !isDecisionSnapshot(snapshot)) {
+        result.unchanged.push(id);
+        continue;
+      }
+      const after = undo(current, snapshot);
+      saveLearning(db, after);
+      addHistory(db, {
+        learning_id: id,
+        at,
+        kind: 'undone',
+        by,
+        reason: `undid the ${target.kind === 'rejected' ? 'rejection' : 'keep'}`,
+        state_before: current.state,
+        state_after: after.state,
+      });
+      result.changed.push(id);
+      agents.add(current.agent);
+    }
+    result.agents = [...agents].sort();
+    markExportPending(db, result.agents);
+    return result;
+  }).immediate();
+}

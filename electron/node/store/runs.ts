@@ -1,0 +1,216 @@
+/**
+ * Runs in the ledger: recording `run.started` / `run.finished`, counting a finished run against
+ * the provisional learnings that were live when it started, and the read side (listing a run's
+ * learnings and what changed since the agent's previous run).
+ *
+ * Each run keeps the ids of the learnings it was given, so "what was it told when it did that?"
+ * always has an answer, also after the learning was rejected.
+ */
+import type { Flags, Learning, Run, RunOutcome } from '../../../shared/domain.js';
+import type { LearningRef } from '../../../shared/api.js';
+import { countRun } from '../../rules/ledger.js';
+import type { Db } from './db.js';
+import { EventRefused, LEARNING_COLUMNS, addHistory, dayOf, markExportPending, normTime, saveLearning, toLearning } from './learnings.js';
+
+export interface RunStartedInput {
+  run: string;
+  agent: string;
+  chain: string;
+  workflow: string;
+  flags: Flags;
+  routes: string[];
+  learnings: string[];
+  answers?: string | null | undefined;
+  at: string;
+}
+
+export interface RunFinishedInput {
+  run: string;
+  agent: string;
+  outcome: RunOutcome;
+  at: string;
+}
+
+export function runExists(db: Db, run: string): boolean {
+  return db.prepare('SELECT 1 FROM runs WHERE run = ?').get(run) !== undefined;
+}
+
+/** Records a run's start; a second start of the same run id is refused. */
+export function applyRunStarted(db: Db, e: RunStartedInput): void {
+  if (runExists(db, e.run)) throw new EventRefused(`run ${e.run} has already started (duplicate run id)`);
+  const at = normTime(e.at);
+  const given = [...new Set(e.learnings)];
+  db.prepare(
+    `INSERT INTO runs (run, seq, agent, chain, workflow, flags, routes, learnings, answers, started_at, day)
+     VALUES (?, (SELECT coalesce(max(seq), 0) + 1 FROM runs), ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    e.run,
+    e.agent,
+    e.chain,
+    e.workflow,
+    JSON.stringify(e.flags),
+    JSON.stringify(e.routes),
+    JSON.stringify(given),
+    e.answers ?? null,
+    at,
+    dayOf(at),
+  );
+  const link = db.prepare('INSERT OR IGNORE INTO run_learnings (learning_id, run) VALUES (?, ?)');
+  for (const id of given) link.run(id, e.run);
+}
+
+export interface RunFinishedResult {
+  /** Learnings that lapsed because of this run. */
+  lapsed: string[];
+}
+
+/**
+ * Records a run's end and counts it against the agent's provisional learnings that were live
+ * before it started. A finish without a recorded start, a second finish, or a finish naming
+ * another agent is refused: the ledger cannot tell which learnings that run saw.
+ */
+export function applyRunFinished(db: Db, e: RunFinishedInput): RunFinishedResult {
+  const row = db.prepare('SELECT agent, started_at, finished_at FROM runs WHERE run = ?').get(e.run) as
+    | { agent: string; started_at: string; finished_at: string | null }
+    | undefined;
+  if (!row) throw new EventRefused(`run ${e.run} finished but has no recorded run.started`);
+  if (row.finished_at !== null) throw new EventRefused(`run ${e.run} has already finished (at ${row.finished_at})`);
+  if (row.agent !== e.agent) throw new EventRefused(`run ${e.run} belongs to agent ${row.agent}, not ${e.agent}`);
+  const at = normTime(e.at);
+  db.prepare('UPDATE runs SET finished_at = ?, outcome = ? WHERE run = ?').run(at, e.outcome, e.run);
+
+  const live = db
+    .prepare(
+      `SELECT ${LEARNING_COLUMNS} FROM learnings
+       WHERE agent = ? AND state = 'provisional' AND live_since < ?`,
+    )
+    .all(e.agent, row.started_at)
+    .map(toLearning);
+  const lapsed: string[] = [];
+  for (const learning of live) {
+    const after = countRun(learning, { agent: e.agent, started_at: row.started_at, finished_at: at });
+    if (!after) continue;
+    saveLearning(db, after);
+    if (after.state === 'lapsed') {
+      lapsed.push(after.id);
+      addHistory(db, {
+        learning_id: after.id,
+        at,
+        kind: 'lapsed',
+        run: e.run,
+        reason: 'ran out of runs',
+        state_before: 'provisional',
+        state_after: 'lapsed',
+      });
+    }
+  }
+  if (lapsed.length > 0) markExportPending(db, [e.agent]);
+  return { lapsed };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Read side
+
+interface RunRow {
+  run: string;
+  agent: string;
+  chain: string;
+  workflow: string;
+  flags: string;
+  routes: string;
+  learnings: string;
+  answers: string | null;
+  started_at: string;
+  finished_at: string | null;
+  outcome: RunOutcome | null;
+}
+
+export const RUN_COLUMNS = 'run, agent, chain, workflow, flags, routes, learnings, answers, started_at, finished_at, outcome';
+
+export function toRun(row: unknown): Run {
+  const r = row as RunRow;
+  return {
+    run: r.run,
+    agent: r.agent,
+    chain: r.chain,
+    workflow: r.workflow,
+    flags: JSON.parse(r.flags) as Flags,
+    routes: JSON.parse(r.routes) as string[],
+    started_at: r.started_at,
+    finished_at: r.finished_at,
+    outcome: r.outcome,
+    learnings: JSON.parse(r.learnings) as string[],
+    answers: r.answers,
+  };
+}
+
+export function getRun(db: Db, run: string): Run | undefined {
+  const row = db.prepare(`SELECT ${RUN_COLUMNS} FROM runs WHERE run = ?`).get(run);
+  return row === undefined ? undefined : toRun(row);
+}
+
+export interface ListRunsInput {
+  agent?: string | undefined;
+  chain?: string | undefined;
+  offset?: number | undefined;
+  limit?: number | undefined;
+}
+
+/** Runs, newest first. */
+export function listRuns(db: Db, input: ListRunsInput = {}): { total: number; rows: Run[] } {
+  const parts: string[] = [];
+  const params: Record<string, unknown> = {};
+  if (input.agent) {
+    parts.push('agent = @agent');
+    params.agent = input.agent;
+  }
+  if (input.chain) {
+    parts.push('chain = @chain');
+    params.chain = input.chain;
+  }
+  const where = parts.length > 0 ? `WHERE ${parts.join(' AND ')}` : '';
+  const total = (db.prepare(`SELECT count(*) AS n FROM runs ${where}`).get(params) as { n: number }).n;
+  const rows = db
+    .prepare(`SELECT ${RUN_COLUMNS} FROM runs ${where} ORDER BY seq DESC LIMIT @limit OFFSET @offset`)
+    .all({ ...params, limit: input.limit ?? 100, offset: input.offset ?? 0 })
+    .map(toRun);
+  return { total, rows };
+}
+
+export interface RunDetail {
+  run: Run;
+  given: LearningRef[];
+  previous: string | null;
+  added: string[];
+  removed: string[];
+}
+
+/** A run with the learnings it was given and what changed since the agent's previous run. */
+export function runDetail(db: Db, runId: string): RunDetail | undefined {
+  const row = db.prepare(`SELECT seq, ${RUN_COLUMNS} FROM runs WHERE run = ?`).get(runId) as (RunRow & { seq: number }) | undefined;
+  if (!row) return undefined;
+  const run = toRun(row);
+  const learnings = new Map(
+    db
+      .prepare(`SELECT ${LEARNING_COLUMNS} FROM learnings WHERE id IN (SELECT value FROM json_each(?))`)
+      .all(JSON.stringify(run.learnings))
+      .map((r) => [toLearning(r).id, toLearning(r)] as [string, Learning]),
+  );
+  const given: LearningRef[] = [];
+  for (const id of run.learnings) {
+    const l = learnings.get(id);
+    if (l) given.push({ id: l.id, text: l.text, state: l.state, impact: l.impact });
+  }
+  const prev = db
+    .prepare(`SELECT run, learnings FROM runs WHERE agent = ? AND seq < ? ORDER BY seq DESC LIMIT 1`)
+    .get(run.agent, row.seq) as { run: string; learnings: string } | undefined;
+  const before = new Set(prev ? (JSON.parse(prev.learnings) as string[]) : []);
+  const now = new Set(run.learnings);
+  return {
+    run,
+    given,
+    previous: prev?.run ?? null,
+    added: prev ? run.learnings.filter((id) => !before.has(id)) : [],
+    removed: prev ? [...before].filter((id) => !now.has(id)) : [],
+  };
+}

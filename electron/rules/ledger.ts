@@ -1,0 +1,250 @@
+/**
+ * The ledger's rules (SPEC 2), with no storage and no clock: every function takes the learnings
+ * it is about and returns what they become, so the rules can be read and tested on their own and
+ * the store only has to find the right rows and write the answers back.
+ *
+ * Why the rules are shaped this way:
+ * - A learning applies at once and decays unless it proves itself, so nobody has to work off a
+ *   queue. What proves it is an independent *rediscovery*: a proposal that arrives after the
+ *   learning lapsed. A proposal while it is still being shown to the agent is an *echo*; the agent
+ *   may just be repeating what it was told, so it is counted for the operator and nothing else.
+ * - A person's "no" outranks every other match: a proposal matching a rejected learning is
+ *   refused, otherwise the agent could bring a refused claim back by proposing it again.
+ * - Runs are counted against a learning only when it was already live when the run started; a
+ *   run that did not see a learning is no evidence against it.
+ */
+import type { Impact, Learning, LearningState } from '../../shared/domain.js';
+
+/** The settings these rules read (a subset of `layover.toml`'s `[learnings]`). */
+export interface LedgerSettings {
+  provisional_runs: number;
+  confirm_after: number;
+  max_per_run: number;
+}
+
+/** A proposal that already passed the screen (its text trimmed). */
+export interface ScreenedProposal {
+  agent: string;
+  text: string;
+  impact: Impact;
+  at: string;
+  run: string | null;
+}
+
+/**
+ * What happens to a proposal, given the agent's learnings that say the same thing.
+ * `learning` is the learning after the change (absent for a refusal).
+ */
+export type ProposalDecision =
+  | { outcome: 'refused'; learning_id: string; reason: string }
+  | { outcome: 'echo'; learning: Learning; before: Learning }
+  | { outcome: 'rediscovery' | 'confirmed'; learning: Learning; before: Learning }
+  | { outcome: 'new'; learning: Learning };
+
+const ACTIVE: ReadonlySet<LearningState> = new Set(['provisional', 'confirmed']);
+
+export function isActive(state: LearningState): boolean {
+  return ACTIVE.has(state);
+}
+
+/** The UTC day of an RFC 3339 time, as the refusal message shows it. */
+function dayOf(at: string | null): string {
+  if (!at) return 'an unknown date';
+  const date = new Date(at);
+  return Number.isNaN(date.getTime()) ? at : date.toISOString().slice(0, 10);
+}
+
+/** Later `last_at` first, then the larger id, so "the most recent" has one answer. */
+function mostRecent(a: Learning, b: Learning): number {
+  if (a.last_at !== b.last_at) return a.last_at < b.last_at ? 1 : -1;
+  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}
+
+/** A learning that never existed before: provisional, with a full count of runs. */
+export function newLearning(id: string, proposal: ScreenedProposal, settings: LedgerSettings): Learning {
+  return {
+    id,
+    agent: proposal.agent,
+    text: proposal.text,
+    impact: proposal.impact,
+    state: 'provisional',
+    proposals: 1,
+    rediscoveries: 0,
+    echoes: 0,
+    runs_left: settings.provisional_runs,
+    first_at: proposal.at,
+    last_at: proposal.at,
+    live_since: proposal.at,
+    lapsed_at: null,
+    decided_by: null,
+    decided_at: null,
+    reason: null,
+  };
+}
+
+/**
+ * Decides a screened proposal. `matches` are the agent's learnings that sameness says are the
+ * same claim (any state); `newId` is called only when a new learning is made.
+ */
+export function decideProposal(
+  proposal: ScreenedProposal,
+  matches: readonly Learning[],
+  settings: LedgerSettings,
+  newId: () => string,
+): ProposalDecision {
+  const own = matches.filter((l) => l.agent === proposal.agent);
+
+  const rejected = own.filter((l) => l.state === 'rejected').sort(mostRecent)[0];
+  if (rejected) {
+    return {
+      outcome: 'refused',
+      learning_id: rejected.id,
+      reason: `rejected by ${rejected.decided_by ?? 'a person'} on ${dayOf(rejected.decided_at)}`,
+    };
+  }
+
+  const active = own.filter((l) => isActive(l.state)).sort(mostRecent)[0];
+  if (active) {
+    return { outcome: 'echo', before: active, learning: { ...active, echoes: active.echoes + 1 } };
+  }
+
+  const lapsed = own.filter((l) => l.state === 'lapsed').sort(mostRecent)[0];
+  if (lapsed) {
+    const rediscoveries = lapsed.rediscoveries + 1;
+    const confirmed = rediscoveries >= settings.confirm_after;
+    const learning: Learning = {
+      ...lapsed,
+      proposals: lapsed.proposals + 1,
+      rediscoveries,
+      last_at: proposal.at,
+      state: confirmed ? 'confirmed' : 'provisional',
+      runs_left: confirmed ? lapsed.runs_left : settings.provisional_runs,
+      live_since: proposal.at,
+      lapsed_at: null,
+    };
+    return { outcome: confirmed ? 'confirmed' : 'rediscovery', before: lapsed, learning };
+  }
+
+  return { outcome: 'new', learning: newLearning(newId(), proposal, settings) };
+}
+
+/** A finished run, as run counting needs it. */
+export interface FinishedRun {
+  agent: string;
+  started_at: string;
+  finished_at: string;
+}
+
+/**
+ * What one finished run does to one learning: a provisional learning of the run's agent that was
+ * live before the run started loses a run, and lapses at zero. Returns null when it is untouched.
+ */
+export function countRun(learning: Learning, run: FinishedRun): Learning | null {
+  if (learning.agent !== run.agent || learning.state !== 'provisional') return null;
+  if (learning.live_since === null || !(learning.live_since < run.started_at)) return null;
+  const runs_left = Math.max(0, learning.runs_left - 1);
+  if (runs_left > 0) return { ...learning, runs_left };
+  return { ...learning, runs_left: 0, state: 'lapsed', lapsed_at: run.finished_at };
+}
+
+const IMPACT_RANK: Record<Impact, number> = { high: 0, medium: 1, low: 2 };
+const STATE_RANK: Partial<Record<LearningState, number>> = { confirmed: 0, provisional: 1 };
+
+/** The order runs are given learnings in: confirmed, then provisional; higher impact; newer. */
+export function compareForRun(
+  a: Pick<Learning, 'id' | 'state' | 'impact' | 'last_at'>,
+  b: Pick<Learning, 'id' | 'state' | 'impact' | 'last_at'>,
+): number {
+  const byState = (STATE_RANK[a.state] ?? 9) - (STATE_RANK[b.state] ?? 9);
+  if (byState !== 0) return byState;
+  const byImpact = IMPACT_RANK[a.impact] - IMPACT_RANK[b.impact];
+  if (byImpact !== 0) return byImpact;
+  if (a.last_at !== b.last_at) return a.last_at < b.last_at ? 1 : -1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** What a run of the agent is given: its active learnings in SPEC order, at most `maxPerRun`. */
+export function learningsForRun<L extends Pick<Learning, 'id' | 'state' | 'impact' | 'last_at'>>(
+  learnings: readonly L[],
+  maxPerRun: number,
+): L[] {
+  return learnings
+    .filter((l) => isActive(l.state))
+    .sort(compareForRun)
+    .slice(0, Math.max(0, maxPerRun));
+}
+
+/** The fields a person's decision overwrites, kept so that undo restores them exactly. */
+export interface DecisionSnapshot {
+  state: LearningState;
+  runs_left: number;
+  live_since: string | null;
+  lapsed_at: string | null;
+  decided_by: string | null;
+  decided_at: string | null;
+  reason: string | null;
+}
+
+export function snapshotOf(l: Learning): DecisionSnapshot {
+  return {
+    state: l.state,
+    runs_left: l.runs_left,
+    live_since: l.live_since,
+    lapsed_at: l.lapsed_at,
+    decided_by: l.decided_by,
+    decided_at: l.decided_at,
+    reason: l.reason,
+  };
+}
+
+export function isDecisionSnapshot(value: unknown): value is DecisionSnapshot {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  const nullableString = (x: unknown) => x === null || typeof x === 'string';
+  return (
+    typeof v.state === 'string' &&
+    ['provisional', 'confirmed', 'lapsed', 'rejected'].includes(v.state) &&
+    typeof v.runs_left === 'number' &&
+    nullableString(v.live_since) &&
+    nullableString(v.lapsed_at) &&
+    nullableString(v.decided_by) &&
+    nullableString(v.decided_at) &&
+    nullableString(v.reason)
+  );
+}
+
+export interface Decision {
+  by: string;
+  at: string;
+  reason?: string | null;
+}
+
+/** Reject: any state but rejected. Returns null when the learning is already rejected. */
+export function reject(l: Learning, d: Decision): Learning | null {
+  if (l.state === 'rejected') return null;
+  return { ...l, state: 'rejected', decided_by: d.by, decided_at: d.at, reason: d.reason ?? null };
+}
+
+/** Keep: a provisional or lapsed learning becomes confirmed by a person. Null otherwise. */
+export function keep(l: Learning, d: Decision): Learning | null {
+  if (l.state !== 'provisional' && l.state !== 'lapsed') return null;
+  return { ...l, state: 'confirmed', lapsed_at: null, decided_by: d.by, decided_at: d.at, reason: d.reason ?? null };
+}
+
+/** Undo a decision: the learning gets back exactly the fields the decision overwrote. */
+export function undo(l: Learning, before: DecisionSnapshot): Learning {
+  return { ...l, ...before };
+}
+
+/**
+ * Wilson score lower bound of a success rate (z = 1.96: 95%). For display only: it keeps one
+ * success out of one run from looking better than 50 out of 55. Zero runs → 0.
+ */
+export function wilsonLower(successes: number, runs: number, z = 1.96): number {
+  if (runs <= 0) return 0;
+  const p = successes / runs;
+  const z2 = z * z;
+  const centre = p + z2 / (2 * runs);
+  const margin = z * Math.sqrt((p * (1 - p)) / runs + z2 / (4 * runs * runs));
+  return Math.max(0, (centre - margin) / (1 + z2 / runs));
+}

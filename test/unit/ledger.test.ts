@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import type { Learning } from '../../shared/domain.js';
+import {
+  countRun,
+  decideProposal,
+  keep,
+  learningsForRun,
+  newLearning,
+  reject,
+  snapshotOf,
+  undo,
+  wilsonLower,
+  type ScreenedProposal,
+} from '../../electron/rules/ledger.js';
+
+const settings = { provisional_runs: 5, confirm_after: 3, max_per_run: 3 };
+let n = 0;
+const nextId = () => `lrn_${String(++n).padStart(4, '0')}`;
+
+function proposal(at: string, text = 'Use npm ci in continuous integration builds'): ScreenedProposal {
+  return { agent: 'builder', text, impact: 'medium', at, run: null };
+}
+
+function learning(patch: Partial<Learning> = {}): Learning {
+  return { ...newLearning(nextId(), proposal('2026-01-01T00:00:00.000Z'), settings), ...patch };
+}
+
+describe('a proposal is decided in SPEC order', () => {
+  it('with no match it becomes a new provisional learning with a full count of runs', () => {
+    const d = decideProposal(proposal('2026-01-02T00:00:00.000Z'), [], settings, () => 'lrn_new');
+    expect(d.outcome).toBe('new');
+    if (d.outcome !== 'new') return;
+    expect(d.learning).toMatchObject({ id: 'lrn_new', state: 'provisional', runs_left: 5, proposals: 1, live_since: '2026-01-02T00:00:00.000Z' });
+  });
+
+  it('a match with a rejected learning refuses it and names who rejected it and when, even if an active one matches too', () => {
+    const rejected = learning({ state: 'rejected', decided_by: 'dana', decided_at: '2026-03-04T10:00:00.000Z' });
+    const active = learning({ state: 'provisional' });
+    const d = decideProposal(proposal('2026-03-05T00:00:00.000Z'), [active, rejected], settings, nextId);
+    expect(d).toEqual({ outcome: 'refused', learning_id: rejected.id, reason: 'rejected by dana on 2026-03-04' });
+  });
+
+  it('a match with an active learning is an echo that changes nothing but the echo count', () => {
+    const active = learning({ state: 'confirmed', echoes: 2 });
+    const d = decideProposal(proposal('2026-03-05T00:00:00.000Z'), [active], settings, nextId);
+    expect(d.outcome).toBe('echo');
+    if (d.outcome !== 'echo') return;
+    expect(d.learning).toEqual({ ...active, echoes: 3 });
+  });
+
+  it('an active match wins over a lapsed one', () => {
+    const lapsed = learning({ state: 'lapsed', runs_left: 0 });
+    const active = learning({ state: 'provisional' });
+    expect(decideProposal(proposal('2026-03-05T00:00:00.000Z'), [lapsed, active], settings, nextId).outcome).toBe('echo');
+  });
+
+  it('a match with a lapsed learning is a rediscovery that makes it provisional again with a full count', () => {
+    const lapsed = learning({ state: 'lapsed', runs_left: 0, lapsed_at: '2026-02-01T00:00:00.000Z' });
+    const d = decideProposal(proposal('2026-03-05T00:00:00.000Z'), [lapsed], settings, nextId);
+    expect(d.outcome).toBe('rediscovery');
+    if (d.outcome !== 'rediscovery') return;
+    expect(d.learning).toMatchObject({ state: 'provisional', runs_left: 5, rediscoveries: 1, proposals: 2, last_at: '2026-03-05T00:00:00.000Z', live_since: '2026-03-05T00:00:00.000Z', lapsed_at: null });
+  });
+
+  it('the rediscovery that reaches confirm_after confirms the learning', () => {
+    const lapsed = learning({ state: 'lapsed', runs_left: 0, rediscoveries: 2, proposals: 3 });
+    const d = decideProposal(proposal('2026-03-05T00:00:00.000Z'), [lapsed], settings, nextId);
+    expect(d.outcome).toBe('confirmed');
+    if (d.outcome !== 'confirmed') return;
+    expect(d.learning).toMatchObject({ state: 'confirmed', rediscoveries: 3, proposals: 4 });
+  });
+
+  it('of several lapsed matches the most recently proposed is rediscovered', () => {
+    const older = learning({ state: 'lapsed', last_at: '2026-01-01T00:00:00.000Z' });
+    const newer = learning({ state: 'lapsed', last_at: '2026-02-01T00:00:00.000Z' });
+    const d = decideProposal(proposal('2026-03-05T00:00:00.000Z'), [older, newer], settings, nextId);
+    expect(d.outcome === 'rediscovery' && d.learning.id).toBe(newer.id);
+  });
+
+  it("another agent's learning never matches", () => {
+    const other = learning({ agent: 'reviewer', state: 'rejected', decided_by: 'x', decided_at: '2026-01-01T00:00:00.000Z' });
+    expect(decideProposal(proposal('2026-03-05T00:00:00.000Z'), [other], settings, () => 'lrn_x').outcome).toBe('new');
+  });
+});
+
+describe('run counting', () => {
+  const run = { agent: 'builder', started_at: '2026-01-10T00:00:00.000Z', finished_at: '2026-01-10T01:00:00.000Z' };
+
+  it('a provisional learning live before the run started loses one run', () => {
+    const l = learning({ live_since: '2026-01-09T00:00:00.000Z', runs_left: 3 });
+    expect(countRun(l, run)).toMatchObject({ runs_left: 2, state: 'provisional' });
+  });
+
+  it('a learning proposed during the run (or at its very start) is not counted against it', () => {
+    expect(countRun(learning({ live_since: '2026-01-10T00:30:00.000Z' }), run)).toBeNull();
+    expect(countRun(learning({ live_since: run.started_at }), run)).toBeNull();
+  });
+
+  it('at zero runs left it lapses with lapsed_at the time the run finished', () => {
+    const l = learning({ live_since: '2026-01-09T00:00:00.000Z', runs_left: 1 });
+    expect(countRun(l, run)).toMatchObject({ runs_left: 0, state: 'lapsed', lapsed_at: run.finished_at });
+  });
+
+  it('confirmed, lapsed, rejected learnings and other agents are never counted', () => {
+    for (const state of ['confirmed', 'lapsed', 'rejected'] as const) {
+      expect(countRun(learning({ state, live_since: '2026-01-01T00:00:00.000Z' }), run)).toBeNull();
+    }
+    expect(countRun(learning({ agent: 'reviewer', live_since: '2026-01-01T00:00:00.000Z' }), run)).toBeNull();
+  });
+});
+
+describe('what a run is given', () => {
+  it('confirmed first, then provisional; higher impact first; then most recent; at most max_per_run', () => {
+    const a = learning({ state: 'provisional', impact: 'high', last_at: '2026-01-05T00:00:00.000Z' });
+    const b = learning({ state: 'confirmed', impact: 'low', last_at: '2026-01-01T00:00:00.000Z' });
+    const c = learning({ state: 'provisional', impact: 'high', last_at: '2026-01-06T00:00:00.000Z' });
+    const d = learning({ state: 'provisional', impact: 'medium', last_at: '2026-01-09T00:00:00.000Z' });
+    const e = learning({ state: 'lapsed', impact: 'high' });
+    const f = learning({ state: 'rejected', impact: 'high' });
+    expect(learningsForRun([a, b, c, d, e, f], 10).map((l) => l.id)).toEqual([b.id, c.id, a.id, d.id]);
+    expect(learningsForRun([a, b, c, d, e, f], 3).map((l) => l.id)).toEqual([b.id, c.id, a.id]);
+  });
+});
+
+describe("a person's decisions", () => {
+  const d = { by: 'dana', at: '2026-02-01T00:00:00.000Z', reason: 'wrong' };
+
+  it('reject applies to every state but rejected', () => {
+    for (const state of ['provisional', 'confirmed', 'lapsed'] as const) {
+      expect(reject(learning({ state }), d)).toMatchObject({ state: 'rejected', decided_by: 'dana', reason: 'wrong' });
+    }
+    expect(reject(learning({ state: 'rejected' }), d)).toBeNull();
+  });
+
+  it('keep confirms a provisional or lapsed learning and nothing else', () => {
+    expect(keep(learning({ state: 'provisional' }), d)?.state).toBe('confirmed');
+    expect(keep(learning({ state: 'lapsed', lapsed_at: '2026-01-20T00:00:00.000Z' }), d)).toMatchObject({ state: 'confirmed', lapsed_at: null });
+    expect(keep(learning({ state: 'confirmed' }), d)).toBeNull();
+    expect(keep(learning({ state: 'rejected' }), d)).toBeNull();
+  });
+
+  it('undo restores exactly the fields the decision overwrote', () => {
+    const before = learning({ state: 'provisional', runs_left: 2, echoes: 4 });
+    const rejected = reject(before, d)!;
+    const restored = undo({ ...rejected, echoes: 5 }, snapshotOf(before));
+    expect(restored).toEqual({ ...before, echoes: 5 });
+  });
+});
+
+describe('the Wilson lower bound', () => {
+  it('is 0 with no runs and below the raw rate with few', () => {
+    expect(wilsonLower(0, 0)).toBe(0);
+    expect(wilsonLower(1, 1)).toBeCloseTo(0.2065, 3);
+    expect(wilsonLower(50, 55)).toBeGreaterThan(wilsonLower(1, 1));
+    expect(wilsonLower(50, 55)).toBeLessThan(50 / 55);
+  });
+});
