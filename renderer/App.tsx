@@ -1,0 +1,71 @@
+import { useEffect, useState } from 'react';
+import type { DeskApi } from '../shared/api.js';
+import { Keyboard } from './components/Keyboard.js';
+import { NavBar } from './components/NavBar.js';
+import { ShortcutSheet } from './components/ShortcutSheet.js';
+import { StatusBar } from './components/StatusBar.js';
+import { UndoToast } from './components/UndoToast.js';
+import { StoresContext, useSlice, useStores } from './state/context.js';
+import { createStores, wireLive, type Stores } from './state/stores.js';
+import { Activity } from './views/Activity.js';
+import { Learnings } from './views/Learnings.js';
+import { NeedsYou } from './views/NeedsYou.js';
+import { Runs } from './views/Runs.js';
+import type { HelpRequest } from '../shared/domain.js';
+
+function notifyFatal(stores: Stores, request: HelpRequest): void {
+  if (stores.desk.getState().info?.host !== 'electron') return;
+  if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
+  new Notification(`${request.agent} needs you`, { body: request.question.slice(0, 200) });
+}
+
+function Views() {
+  const stores = useStores();
+  const route = useSlice(stores.nav, (s) => s.route);
+  switch (route.view) {
+    case 'needs':
+      return <NeedsYou focus={route.params.request} />;
+    case 'learnings':
+      return <Learnings focus={route.params.id} />;
+    case 'runs':
+      return <Runs run={route.params.run} chain={route.params.chain} />;
+    case 'activity':
+      return <Activity />;
+  }
+}
+
+export function App({ api, stores: given }: { api: DeskApi; stores?: Stores }) {
+  const [stores] = useState(() => given ?? createStores(api));
+  const sheet = useSlice(stores.ui, (s) => s.sheet);
+
+  useEffect(() => {
+    document.title = 'Layover Desk';
+    const onHash = () => stores.nav.getState().sync();
+    window.addEventListener('hashchange', onHash);
+    const off = wireLive(stores, { onFatal: (r) => notifyFatal(stores, r) });
+    void stores.desk.getState().load();
+    void stores.help.getState().load();
+    return () => {
+      window.removeEventListener('hashchange', onHash);
+      off();
+    };
+  }, [stores]);
+
+  return (
+    <StoresContext.Provider value={stores}>
+      <div className="app">
+        <button type="button" className="skip" onClick={() => document.getElementById('main')?.focus()}>
+          Skip to content
+        </button>
+        <NavBar />
+        <main id="main" tabIndex={-1}>
+          <Views />
+        </main>
+        <StatusBar />
+        <UndoToast />
+        {sheet && <ShortcutSheet onClose={() => stores.ui.getState().setSheet(false)} />}
+        <Keyboard />
+      </div>
+    </StoresContext.Provider>
+  );
+}

@@ -1,0 +1,38 @@
+import { SHORTCUTS } from '../lib/shortcuts.js';
+import { Dialog } from './Dialog.js';
+
+export function ShortcutSheet({ onClose }: { onClose: () => void }) {
+  return (
+    <Dialog title="Keyboard shortcuts" onClose={onClose}>
+      <p className="muted">Shortcuts are ignored while you type in a field.</p>
+      <table className="shortcuts">
+        <thead>
+          <tr>
+            <th scope="col">Keys</th>
+            <th scope="col">Does</th>
+          </tr>
+        </thead>
+        <tbody>
+          {SHORTCUTS.map((s) => (
+            <tr key={s.id} data-shortcut={s.id}>
+              <td>
+                {s.keys.map((k, i) => (
+                  <span key={k}>
+                    {i > 0 && (s.keys[0] === 'Shift' ? ' + ' : ' ')}
+                    <kbd>{k}</kbd>
+                  </span>
+                ))}
+              </td>
+              <td>{s.label}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <div className="dialog-actions">
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
+      </div>
+    </Dialog>
+  );
+}

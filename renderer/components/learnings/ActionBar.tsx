@@ -1,0 +1,55 @@
+import { count } from '../../lib/format.js';
+import { actionPhrase } from '../../lib/phrases.js';
+import { useSlice, useStores } from '../../state/context.js';
+import { keepSelected } from './actions.js';
+
+/** The scope of a bulk action, always in words, with the actions themselves. */
+export function ActionBar() {
+  const stores = useStores();
+  const { learnings, ui } = stores;
+  const total = useSlice(learnings, (s) => s.total);
+  const selectedCount = useSlice(learnings, (s) => s.selected.size);
+  const allMatching = useSlice(learnings, (s) => s.allMatching);
+  const filter = useSlice(learnings, (s) => s.filter);
+  const busy = useSlice(learnings, (s) => s.busy);
+  const actionError = useSlice(learnings, (s) => s.actionError);
+  const n = allMatching ? total : selectedCount;
+
+  return (
+    <div className="actionbar" aria-label="Selection">
+      <span className="selection-summary" aria-live="polite">
+        {allMatching
+          ? `All ${count(total)} matching selected`
+          : n > 0
+            ? `${count(n)} selected`
+            : `${count(total)} ${total === 1 ? 'learning' : 'learnings'}`}
+      </span>
+      <button type="button" onClick={() => learnings.getState().selectPage()} disabled={total === 0}>
+        Select all on page
+      </button>
+      {!allMatching && total > 0 && (
+        <button type="button" onClick={() => learnings.getState().selectAllMatching()}>
+          Select all {count(total)} matching
+        </button>
+      )}
+      {n > 0 && (
+        <>
+          <button type="button" className="danger" disabled={busy} onClick={() => ui.getState().openDialog('reject')}>
+            {actionPhrase('Reject', n, allMatching, filter)}…
+          </button>
+          <button type="button" disabled={busy} onClick={() => void keepSelected(stores)}>
+            Keep
+          </button>
+          <button type="button" className="link" onClick={() => learnings.getState().clearSelection()}>
+            Clear selection
+          </button>
+        </>
+      )}
+      {actionError && (
+        <span role="alert" className="error-text">
+          {actionError}
+        </span>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,51 @@
+import { useState } from 'react';
+import { actionPhrase } from '../../lib/phrases.js';
+import { useSlice, useStores } from '../../state/context.js';
+import { Dialog } from '../Dialog.js';
+import { rejectSelected } from './actions.js';
+
+/** Confirms a rejection, stating exactly how many and which, with an optional reason. */
+export function RejectDialog() {
+  const stores = useStores();
+  const { learnings, ui } = stores;
+  const total = useSlice(learnings, (s) => s.total);
+  const selectedCount = useSlice(learnings, (s) => s.selected.size);
+  const allMatching = useSlice(learnings, (s) => s.allMatching);
+  const filter = useSlice(learnings, (s) => s.filter);
+  const busy = useSlice(learnings, (s) => s.busy);
+  const [reason, setReason] = useState('');
+  const n = allMatching ? total : selectedCount;
+  const close = () => ui.getState().openDialog(null);
+
+  async function submit(event: React.FormEvent) {
+    event.preventDefault();
+    await rejectSelected(stores, reason);
+    if (!learnings.getState().actionError) close();
+  }
+
+  return (
+    <Dialog title={`${actionPhrase('Reject', n, allMatching, filter)}?`} onClose={close} initialFocus="input">
+      <form onSubmit={(e) => void submit(e)}>
+        <p>
+          Rejected learnings are no longer given to runs, and their agent cannot propose them again. You can undo this for a
+          while after.
+        </p>
+        <label htmlFor="reject-reason">Reason (optional)</label>
+        <input id="reject-reason" className="wide-input" value={reason} onChange={(e) => setReason(e.target.value)} autoComplete="off" />
+        {learnings.getState().actionError && (
+          <p role="alert" className="error-text">
+            {learnings.getState().actionError}
+          </p>
+        )}
+        <div className="dialog-actions">
+          <button type="button" onClick={close}>
+            Cancel
+          </button>
+          <button type="submit" className="danger" disabled={busy || n === 0}>
+            Reject {n.toLocaleString('en-US')}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

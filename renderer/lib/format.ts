@@ -1,0 +1,95 @@
+/** Small pure helpers for showing numbers, times and filters to the operator. */
+import type { LearningFilter } from '../../shared/api.js';
+import type { Flags } from '../../shared/domain.js';
+
+const numbers = new Intl.NumberFormat('en-US');
+
+export function count(n: number): string {
+  return numbers.format(n);
+}
+
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${count(n)} ${n === 1 ? one : many}`;
+}
+
+export function percent(x: number): string {
+  return `${Math.round(x * 100)}%`;
+}
+
+/** "2026-05-01 14:03" in the operator's local time; the raw value stays in the title. */
+export function when(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+export function ago(iso: string | null | undefined, now = Date.now()): string {
+  if (!iso) return 'never';
+  const t = new Date(iso).getTime();
+  if (Number.isNaN(t)) return iso;
+  const s = Math.round((now - t) / 1000);
+  if (s < 45) return 'just now';
+  const m = Math.round(s / 60);
+  if (m < 60) return `${m} min ago`;
+  const h = Math.round(m / 60);
+  if (h < 36) return `${h} h ago`;
+  const d = Math.round(h / 24);
+  return `${d} days ago`;
+}
+
+/** The filter in words, as the bulk action bar states it: "agent = reviewer, provisional". */
+export function describeFilter(filter: LearningFilter): string {
+  const parts: string[] = [];
+  if (filter.agent) parts.push(`agent = ${filter.agent}`);
+  if (filter.states && filter.states.length > 0) parts.push(filter.states.join(' or '));
+  if (filter.impacts && filter.impacts.length > 0) parts.push(`impact ${filter.impacts.join(' or ')}`);
+  if (filter.search && filter.search.trim()) parts.push(`text contains “${filter.search.trim()}”`);
+  return parts.length > 0 ? parts.join(', ') : 'all learnings';
+}
+
+export function formatFlags(flags: Flags | null): string {
+  if (!flags) return 'unknown';
+  const entries = Object.entries(flags);
+  if (entries.length === 0) return 'none';
+  return entries.map(([k, v]) => `${k}=${String(v)}`).join(', ');
+}
+
+export interface ParsedFlags {
+  flags: Flags;
+  problems: string[];
+}
+
+/** Parses `key=value` lines; `true`/`false` become booleans and plain numbers become numbers. */
+export function parseFlags(text: string): ParsedFlags {
+  const flags: Flags = {};
+  const problems: string[] = [];
+  text.split(/\r?\n/).forEach((raw, index) => {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) return;
+    const eq = line.indexOf('=');
+    if (eq <= 0) {
+      problems.push(`line ${index + 1}: expected key=value`);
+      return;
+    }
+    const key = line.slice(0, eq).trim();
+    const value = line.slice(eq + 1).trim();
+    if (!key) {
+      problems.push(`line ${index + 1}: the key is empty`);
+      return;
+    }
+    if (value === 'true') flags[key] = true;
+    else if (value === 'false') flags[key] = false;
+    else if (/^-?\d+(\.\d+)?$/.test(value)) flags[key] = Number(value);
+    else flags[key] = value;
+  });
+  return { flags, problems };
+}
+
+export function parseRoutes(text: string): string[] {
+  return text
+    .split(/[\n,]/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}

@@ -1,0 +1,201 @@
+/**
+ * Help requests: the "Needs you" list, the request in view, and the operator's reply drafts.
+ * Drafts live here, not in the form, so a refresh (live push, re-render) never loses what was typed.
+ */
+import { createStore } from 'zustand/vanilla';
+import type { CallOutput, DeskApi } from '../../shared/api.js';
+import type { HelpRequest } from '../../shared/domain.js';
+import { parseFlags, parseRoutes } from '../lib/format.js';
+import { messageOf } from './errors.js';
+import { rememberResponder } from './responder.js';
+
+export interface Draft {
+  answer: string;
+  /** Undefined until the operator edits it: the form then shows the remembered name. */
+  by?: string;
+  workflow: string;
+  flags: string;
+  routes: string;
+}
+
+export const EMPTY_DRAFT: Draft = { answer: '', workflow: '', flags: '', routes: '' };
+
+export type HelpDetail = CallOutput<'help.detail'>;
+
+export interface HelpState {
+  rows: HelpRequest[];
+  total: number;
+  /** Requests answered or resolved in this window, kept in view so the outcome stays visible. */
+  handled: Record<string, HelpRequest>;
+  selectedId: string | null;
+  detail: HelpDetail | null;
+  detailError: string | null;
+  loadError: string | null;
+  loaded: boolean;
+  drafts: Record<string, Draft>;
+  errors: Record<string, string>;
+  pending: Record<string, 'reply' | 'resolve'>;
+  load(): Promise<void>;
+  select(id: string | null): Promise<void>;
+  loadDetail(): Promise<void>;
+  move(delta: number): void;
+  listed(): HelpRequest[];
+  setDraft(id: string, patch: Partial<Draft>): void;
+  reply(id: string, byFallback: string): Promise<boolean>;
+  resolve(id: string, by: string): Promise<boolean>;
+}
+
+function rank(r: HelpRequest): number {
+  if (r.fatal && r.awaiting_human) return 0;
+  if (r.fatal) return 1;
+  return 2;
+}
+
+export function orderRequests(rows: HelpRequest[]): HelpRequest[] {
+  return [...rows].sort((a, b) => rank(a) - rank(b) || (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
+}
+
+/** Why Send is refused right now, or null when the reply may go. */
+export function replyProblem(request: HelpRequest, draft: Draft): string | null {
+  if (request.state !== 'open') return `This request is already ${request.state}.`;
+  if (!draft.answer.trim()) return 'Write an answer first.';
+  if (request.flags === null) {
+    const missing: string[] = [];
+    if (!draft.workflow.trim()) missing.push('the workflow');
+    const parsed = parseFlags(draft.flags);
+    if (parsed.problems.length > 0) return `The flags do not read as key=value lines (${parsed.problems.join('; ')}).`;
+    if (Object.keys(parsed.flags).length === 0) missing.push('its flags');
+    if (missing.length > 0) {
+      return `The asking run's flags are unknown, so the new chain cannot inherit them: state ${missing.join(' and ')} before sending.`;
+    }
+  }
+  return null;
+}
+
+export function createHelpStore(api: DeskApi) {
+  let detailSeq = 0;
+  return createStore<HelpState>()((set, get) => ({
+    rows: [],
+    total: 0,
+    handled: {},
+    selectedId: null,
+    detail: null,
+    detailError: null,
+    loadError: null,
+    loaded: false,
+    drafts: {},
+    errors: {},
+    pending: {},
+    async load() {
+      try {
+        const result = await api.call('help.list', { open: true, limit: 1000 });
+        set({ rows: orderRequests(result.rows), total: result.total, loadError: null, loaded: true });
+        if (get().selectedId) await get().loadDetail();
+      } catch (error) {
+        set({ loadError: messageOf(error), loaded: true });
+      }
+    },
+    async select(id) {
+      if (id === get().selectedId) return;
+      set({ selectedId: id, detail: null, detailError: null });
+      await get().loadDetail();
+    },
+    async loadDetail() {
+      const id = get().selectedId;
+      if (!id) return;
+      const seq = ++detailSeq;
+      try {
+        const detail = await api.call('help.detail', { id });
+        if (seq !== detailSeq || get().selectedId !== id) return;
+        set({ detail, detailError: null });
+      } catch (error) {
+        if (seq !== detailSeq) return;
+        set({ detailError: messageOf(error) });
+      }
+    },
+    listed() {
+      const { rows, handled } = get();
+      const open = new Set(rows.map((r) => r.id));
+      return [...rows, ...Object.values(handled).filter((r) => !open.has(r.id))];
+    },
+    move(delta) {
+      const list = get().listed();
+      if (list.length === 0) return;
+      const index = list.findIndex((r) => r.id === get().selectedId);
+      const next = index < 0 ? 0 : Math.max(0, Math.min(list.length - 1, index + delta));
+      const target = list[next];
+      if (target) void get().select(target.id);
+    },
+    setDraft(id, patch) {
+      set((s) => ({ drafts: { ...s.drafts, [id]: { ...EMPTY_DRAFT, ...s.drafts[id], ...patch } } }));
+    },
+    async reply(id, byFallback) {
+      const state = get();
+      const request = state.detail?.request.id === id ? state.detail.request : state.rows.find((r) => r.id === id);
+      if (!request || state.pending[id]) return false;
+      const draft = { ...EMPTY_DRAFT, ...state.drafts[id] };
+      const problem = replyProblem(request, draft);
+      if (problem) {
+        set((s) => ({ errors: { ...s.errors, [id]: problem } }));
+        return false;
+      }
+      const by = (draft.by ?? byFallback).trim();
+      const input: Parameters<typeof api.call<'help.reply'>>[1] = { id, answer: draft.answer.trim() };
+      if (by) input.by = by;
+      if (request.flags === null) {
+        input.workflow = draft.workflow.trim();
+        input.flags = parseFlags(draft.flags).flags;
+        const routes = parseRoutes(draft.routes);
+        if (routes.length > 0) input.routes = routes;
+      }
+      set((s) => ({ pending: { ...s.pending, [id]: 'reply' } }));
+      try {
+        const answered = await api.call('help.reply', input);
+        if (by) rememberResponder(by);
+        set((s) => {
+          const drafts = { ...s.drafts };
+          delete drafts[id];
+          const errors = { ...s.errors };
+          delete errors[id];
+          const pending = { ...s.pending };
+          delete pending[id];
+          return { drafts, errors, pending, handled: { ...s.handled, [id]: answered } };
+        });
+        await get().load();
+        return true;
+      } catch (error) {
+        set((s) => {
+          const pending = { ...s.pending };
+          delete pending[id];
+          return { pending, errors: { ...s.errors, [id]: messageOf(error) } };
+        });
+        return false;
+      }
+    },
+    async resolve(id, by) {
+      if (get().pending[id]) return false;
+      set((s) => ({ pending: { ...s.pending, [id]: 'resolve' } }));
+      try {
+        const resolved = await api.call('help.resolve', by.trim() ? { id, by: by.trim() } : { id });
+        rememberResponder(by);
+        set((s) => {
+          const errors = { ...s.errors };
+          delete errors[id];
+          const pending = { ...s.pending };
+          delete pending[id];
+          return { errors, pending, handled: { ...s.handled, [id]: resolved } };
+        });
+        await get().load();
+        return true;
+      } catch (error) {
+        set((s) => {
+          const pending = { ...s.pending };
+          delete pending[id];
+          return { pending, errors: { ...s.errors, [id]: messageOf(error) } };
+        });
+        return false;
+      }
+    },
+  }));
+}
+export type HelpStore = ReturnType<typeof createHelpStore>;

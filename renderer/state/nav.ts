@@ -1,0 +1,60 @@
+/**
+ * Where the operator is: a view and its parameters, kept in the address hash so links between
+ * requests, chains, runs and learnings are real links and Back works.
+ */
+import { createStore } from 'zustand/vanilla';
+
+export const VIEWS = ['needs', 'learnings', 'runs', 'activity'] as const;
+export type View = (typeof VIEWS)[number];
+
+export const VIEW_TITLES: Record<View, string> = {
+  needs: 'Needs you',
+  learnings: 'Learnings',
+  runs: 'Runs & chains',
+  activity: 'Activity',
+};
+
+export interface Route {
+  view: View;
+  params: Record<string, string>;
+}
+
+export function parseHash(hash: string): Route {
+  const body = hash.replace(/^#\/?/, '');
+  const [path = '', query = ''] = body.split('?', 2);
+  const view = (VIEWS as readonly string[]).includes(path) ? (path as View) : 'needs';
+  const params: Record<string, string> = {};
+  new URLSearchParams(query).forEach((value, key) => {
+    params[key] = value;
+  });
+  return { view, params };
+}
+
+export function href(view: View, params: Record<string, string | undefined> = {}): string {
+  const search = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) search.set(k, v);
+  const q = search.toString();
+  return `#/${view}${q ? `?${q}` : ''}`;
+}
+
+export interface NavState {
+  route: Route;
+  go(view: View, params?: Record<string, string | undefined>): void;
+  /** Re-reads the address (hashchange). */
+  sync(): void;
+}
+
+export function createNavStore() {
+  return createStore<NavState>()((set) => ({
+    route: parseHash(typeof window === 'undefined' ? '' : window.location.hash),
+    go(view, params = {}) {
+      const target = href(view, params);
+      if (window.location.hash !== target) window.location.hash = target;
+      set({ route: parseHash(target) });
+    },
+    sync() {
+      set({ route: parseHash(window.location.hash) });
+    },
+  }));
+}
+export type NavStore = ReturnType<typeof createNavStore>;

@@ -1,0 +1,159 @@
+import { useEffect } from 'react';
+import { PROPOSAL_OUTCOMES, type ProposalOutcome } from '../../shared/domain.js';
+import { DailyChart } from '../components/DailyChart.js';
+import { Time } from '../components/Time.js';
+import { count } from '../lib/format.js';
+import { useSlice, useStores } from '../state/context.js';
+import { href } from '../state/nav.js';
+
+/** Everything the Desk took up, refused or deleted, so nothing it refused is invisible. */
+export function Activity() {
+  const { activity, desk } = useStores();
+  const s = useSlice(activity, (x) => x);
+  const settingsError = useSlice(desk, (x) => x.info?.settings_error ?? null);
+  const warnings = useSlice(desk, (x) => x.info?.settings_warnings);
+
+  useEffect(() => {
+    if (!activity.getState().loaded) void activity.getState().load();
+  }, [activity]);
+
+  return (
+    <div className="activity">
+      <h1>Activity</h1>
+      {s.error && (
+        <p role="alert" className="error-text">
+          {s.error}
+        </p>
+      )}
+      {(settingsError || (warnings && warnings.length > 0)) && (
+        <section aria-labelledby="settings-title">
+          <h2 id="settings-title">Settings</h2>
+          {settingsError && <p className="error-text">layover.toml refused: {settingsError}</p>}
+          {warnings?.map((w) => (
+            <p key={w} className="warn-text">
+              {w}
+            </p>
+          ))}
+        </section>
+      )}
+      <section aria-labelledby="daily-title">
+        <h2 id="daily-title">Per day</h2>
+        <DailyChart days={s.daily} />
+      </section>
+      <section aria-labelledby="proposals-title">
+        <h2 id="proposals-title">Proposal log ({count(s.proposalsTotal)})</h2>
+        <label className="inline-label">
+          Outcome
+          <select value={s.outcome} onChange={(e) => activity.getState().setOutcome(e.target.value as ProposalOutcome | '')}>
+            <option value="">all outcomes</option>
+            {PROPOSAL_OUTCOMES.map((o) => (
+              <option key={o} value={o}>
+                {o}
+              </option>
+            ))}
+          </select>
+        </label>
+        <div className="table-scroll">
+          <table className="data">
+            <thead>
+              <tr>
+                <th scope="col">At</th>
+                <th scope="col">Agent</th>
+                <th scope="col">Outcome</th>
+                <th scope="col">Impact</th>
+                <th scope="col">Text</th>
+                <th scope="col">Why</th>
+                <th scope="col">Run</th>
+              </tr>
+            </thead>
+            <tbody>
+              {s.proposals.map((p, i) => (
+                <tr key={`${p.at}-${i}`}>
+                  <td>
+                    <Time at={p.at} />
+                  </td>
+                  <td>{p.agent}</td>
+                  <td>
+                    <span className={`outcome-${p.outcome}`}>{p.outcome}</span>
+                  </td>
+                  <td>{p.impact}</td>
+                  <td className="cell-text">{p.learning_id ? <a href={href('learnings', { id: p.learning_id })}>{p.text}</a> : p.text}</td>
+                  <td>{p.reason ?? ''}</td>
+                  <td className="mono">{p.run ? <a href={href('runs', { run: p.run })}>{p.run}</a> : '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+      <section aria-labelledby="refused-title">
+        <h2 id="refused-title">Refused event lines ({count(s.refusedTotal)})</h2>
+        {s.refused.length === 0 ? (
+          <p className="muted">Every line of the events files was a valid event.</p>
+        ) : (
+          <div className="table-scroll">
+            <table className="data">
+              <thead>
+                <tr>
+                  <th scope="col">File</th>
+                  <th scope="col">Line</th>
+                  <th scope="col">Reason</th>
+                  <th scope="col">Excerpt</th>
+                  <th scope="col">Seen</th>
+                </tr>
+              </thead>
+              <tbody>
+                {s.refused.map((r) => (
+                  <tr key={`${r.file}:${r.line}`}>
+                    <td className="mono">{r.file}</td>
+                    <td>{r.line}</td>
+                    <td>{r.reason}</td>
+                    <td className="mono cell-text">{r.excerpt}</td>
+                    <td>
+                      <Time at={r.seen_at} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+      <section aria-labelledby="sweeps-title">
+        <h2 id="sweeps-title">Sweeps</h2>
+        {s.sweeps.length === 0 ? (
+          <p className="muted">No sweep has run yet.</p>
+        ) : (
+          <div className="table-scroll">
+            <table className="data">
+              <thead>
+                <tr>
+                  <th scope="col">At</th>
+                  <th scope="col">Help requests</th>
+                  <th scope="col">Runs</th>
+                  <th scope="col">Log entries</th>
+                  <th scope="col">Event files</th>
+                  <th scope="col">Lapsed learnings</th>
+                </tr>
+              </thead>
+              <tbody>
+                {s.sweeps.map((w, i) => (
+                  <tr key={`${w.at}-${i}`}>
+                    <td>
+                      <Time at={w.at} />
+                    </td>
+                    <td>{w.help_requests}</td>
+                    <td>{w.runs}</td>
+                    <td>{w.proposals}</td>
+                    <td>{w.event_files}</td>
+                    <td>{w.lapsed_learnings}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}

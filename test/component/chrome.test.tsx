@@ -1,0 +1,71 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { App } from '../../renderer/App.js';
+import { SHORTCUTS } from '../../renderer/lib/shortcuts.js';
+import { FakeDesk, makeRequest } from './fakeDesk.js';
+
+afterEach(() => cleanup());
+
+describe('window chrome', () => {
+  it('the shortcut sheet lists every shortcut', async () => {
+    window.location.hash = '#/needs';
+    render(<App api={new FakeDesk()} />);
+    fireEvent.keyDown(document.body, { key: '?' });
+    const dialog = await screen.findByRole('dialog', { name: 'Keyboard shortcuts' });
+    expect(dialog.getAttribute('aria-modal')).toBe('true');
+    for (const s of SHORTCUTS) {
+      const row = dialog.querySelector(`[data-shortcut="${s.id}"]`)!;
+      expect(row).not.toBeNull();
+      expect(row.textContent).toContain(s.label);
+      for (const k of s.keys) expect(within(row as HTMLElement).getByText(k, { selector: 'kbd' })).toBeTruthy();
+    }
+    for (const k of ['j', 'k', 'x', 'Shift', 'r', 'e', '/', '?', 'Esc']) {
+      expect(within(dialog).getAllByText(k, { selector: 'kbd' }).length).toBeGreaterThan(0);
+    }
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('has a main landmark, the title, and orders fatal requests of waiting chains first with a badge', async () => {
+    window.location.hash = '#/needs';
+    const desk = new FakeDesk({
+      requests: [
+        makeRequest({ id: 'h_a', fatal: false, awaiting_human: false, question: 'Minor question', at: '2026-01-03T00:00:00Z' }),
+        makeRequest({ id: 'h_b', fatal: true, awaiting_human: true, question: 'Blocking question', at: '2026-01-01T00:00:00Z' }),
+      ],
+    });
+    render(<App api={desk} />);
+    expect(screen.getByRole('main')).toBeTruthy();
+    expect(document.title).toBe('Layover Desk');
+    await screen.findByText('Blocking question');
+    const items = [...document.querySelectorAll('[data-request]')].map((e) => e.getAttribute('data-request'));
+    expect(items).toEqual(['h_b', 'h_a']);
+    expect(screen.getByRole('link', { name: /Needs you/ }).textContent).toContain('2');
+  });
+
+  it('shows settings errors and asks before restoring the ledger', async () => {
+    window.location.hash = '#/needs';
+    const desk = new FakeDesk();
+    desk.info = {
+      ...desk.info,
+      settings_error: 'learnings.confirm_after: must be at least 1',
+      ledger_problem: { file: '/tmp/f/.layover/ledger.sqlite', message: 'database disk image is malformed', newest_backup: 'ledger-2026.sqlite' },
+    };
+    render(<App api={desk} />);
+    expect(await screen.findByText(/confirm_after: must be at least 1/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Restore newest safety copy' }));
+    expect(screen.getByRole('dialog')).toBeTruthy();
+    expect(desk.calls.some((c) => c.channel === 'ledger.restore')).toBe(false);
+    fireEvent.click(screen.getByRole('button', { name: 'Restore' }));
+    await waitFor(() => expect(desk.calls.some((c) => c.channel === 'ledger.restore')).toBe(true));
+  });
+
+  it('the activity chart is an accessible image with a table of its numbers', async () => {
+    window.location.hash = '#/activity';
+    render(<App api={new FakeDesk()} />);
+    const img = await screen.findByRole('img', { name: /11 proposals, 1 lapses, 3 help requests/ });
+    expect(img.tagName.toLowerCase()).toBe('svg');
+    expect(screen.getByRole('table', { name: 'Per-day counts' })).toBeTruthy();
+  });
+});
