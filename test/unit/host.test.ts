@@ -1,0 +1,356 @@
+/**
+ * The browser host, end to end over real HTTP on an ephemeral port: the guards (Host, Origin,
+ * token), the cookie flow, the API envelope and the event stream. The Desk behind it is a tiny
+ * real `Handlers` object, so these tests need no factory.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError, CHANNELS, type DeskInfo, type Handlers } from '../../shared/api.js';
+import type { PushListener } from '../../electron/node/host/deskPort.js';
+import { CSP, resolveStatic, startHost, tokenMatches, type RunningHost } from '../../electron/node/host/http.js';
+
+const info: DeskInfo = {
+  version: '0.0.0-test',
+  host: 'browser',
+  factory: '/tmp/factory',
+  factory_error: null,
+  ledger_problem: null,
+  os_user: 'tester',
+  settings: {
+    learnings: { provisional_runs: 20, confirm_after: 3, max_text: 400, max_per_run: 25, keep_lapsed_days: 14 },
+    retention: { days: 90 },
+  },
+  settings_error: null,
+  settings_warnings: [],
+  watcher: { state: 'watching', done_bytes: 0, total_bytes: 0, last_event_at: null, error: null },
+  last_sweep: null,
+};
+
+function testHandlers(): Handlers {
+  const handlers: Record<string, (input: unknown) => unknown> = {};
+  for (const channel of CHANNELS) {
+    handlers[channel] = () => {
+      throw new ApiError('unavailable', `${channel} is not part of this test`);
+    };
+  }
+  handlers['desk.info'] = () => info;
+  handlers['help.list'] = (input) => ({ total: (input as { limit: number }).limit, rows: [] });
+  // A handler that breaks the contract: the host must not pass its output on.
+  handlers['runs.list'] = () => ({ total: 'many', rows: [] });
+  return handlers as unknown as Handlers;
+}
+
+const listeners = new Set<PushListener>();
+function push(name: Parameters<PushListener>[0], payload: unknown): void {
+  for (const listener of listeners) listener(name, payload);
+}
+
+let root: string;
+let host: RunningHost;
+const logged: string[] = [];
+
+interface Reply {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+function request(options: { method?: string; path: string; headers?: Record<string, string>; body?: string }): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port: host.port,
+        method: options.method ?? 'GET',
+        path: options.path,
+        headers: { Host: `127.0.0.1:${host.port}`, ...options.headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
+    req.on('error', reject);
+    if (options.body !== undefined) req.write(options.body);
+    req.end();
+  });
+}
+
+const auth = () => ({ 'X-Layover-Token': host.token });
+const call = (channel: string, body: string, headers: Record<string, string> = {}) =>
+  request({ method: 'POST', path: `/api/call/${channel}`, headers: { 'Content-Type': 'application/json', ...auth(), ...headers }, body });
+
+beforeAll(async () => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'layover-host-'));
+  const dist = path.join(root, 'renderer');
+  fs.mkdirSync(path.join(dist, 'assets'), { recursive: true });
+  fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Layover Desk</title><script type="module" src="./assets/app.js"></script>');
+  fs.writeFileSync(path.join(dist, 'assets', 'app.js'), 'console.log("app")');
+  fs.writeFileSync(path.join(dist, 'assets', 'style.css'), 'body{}');
+  fs.writeFileSync(path.join(root, 'secret.txt'), 'outside the build');
+  fs.symlinkSync(path.join(root, 'secret.txt'), path.join(dist, 'assets', 'link.txt'));
+  host = await startHost({
+    handlers: testHandlers(),
+    subscribe: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    rendererDir: dist,
+    port: 0,
+    heartbeatMs: 100,
+    log: (message) => logged.push(message),
+  });
+});
+
+afterAll(async () => {
+  await host?.close();
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+describe('the token', () => {
+  it('is long and random, and printed in the URL', () => {
+    expect(host.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(host.url).toBe(`http://127.0.0.1:${host.port}/?token=${host.token}`);
+  });
+
+  it('is compared as a whole', () => {
+    expect(tokenMatches('abc', 'abc')).toBe(true);
+    expect(tokenMatches('abc', 'abcd')).toBe(false);
+    expect(tokenMatches('abc', '')).toBe(false);
+    expect(tokenMatches('abc', undefined)).toBe(false);
+  });
+
+  it.each([
+    ['the page', 'GET', '/'],
+    ['an asset', 'GET', '/assets/app.js'],
+    ['the event stream', 'GET', '/api/events'],
+    ['a missing file', 'GET', '/nothing.js'],
+  ])('missing → 401 for %s', async (_what, method, route) => {
+    const reply = await request({ method, path: route });
+    expect(reply.status).toBe(401);
+  });
+
+  it('missing → 401 for an API call', async () => {
+    const reply = await request({ method: 'POST', path: '/api/call/desk.info', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    expect(reply.status).toBe(401);
+  });
+
+  it('wrong → 401, in the header, the cookie or the query', async () => {
+    expect((await request({ path: '/', headers: { 'X-Layover-Token': `${host.token}x` } })).status).toBe(401);
+    expect((await request({ path: '/', headers: { Cookie: `${host.cookieName}=nope` } })).status).toBe(401);
+    expect((await request({ path: '/?token=nope' })).status).toBe(401);
+    // The cookie of another port's host does not open this one.
+    expect((await request({ path: '/', headers: { Cookie: `layover_token_1=${host.token}` } })).status).toBe(401);
+  });
+});
+
+describe('the Host and Origin guards', () => {
+  it('refuses a foreign Host even with the token (DNS rebinding) → 403', async () => {
+    for (const hostHeader of ['evil.example:80', `evil.example:${host.port}`, '127.0.0.1', `127.0.0.1:${host.port + 1}`, `0.0.0.0:${host.port}`]) {
+      const reply = await request({ path: '/', headers: { ...auth(), Host: hostHeader } });
+      expect(reply.status, hostHeader).toBe(403);
+    }
+  });
+
+  it('accepts localhost:PORT as Host', async () => {
+    const reply = await request({ path: '/', headers: { ...auth(), Host: `localhost:${host.port}` } });
+    expect(reply.status).toBe(200);
+  });
+
+  it('refuses a foreign Origin even with the token (CSRF) → 403', async () => {
+    for (const origin of ['http://evil.example', `http://127.0.0.1:${host.port + 1}`, 'null', `https://127.0.0.1:${host.port}`]) {
+      const reply = await call('desk.info', '{}', { Origin: origin });
+      expect(reply.status, origin).toBe(403);
+      expect(reply.body).not.toContain('tester');
+    }
+  });
+
+  it('accepts its own Origin', async () => {
+    const reply = await call('desk.info', '{}', { Origin: `http://127.0.0.1:${host.port}` });
+    expect(reply.status).toBe(200);
+  });
+
+  it('judges Host before the token: a rebinding page learns nothing about the token', async () => {
+    const reply = await request({ path: '/', headers: { Host: 'evil.example' } });
+    expect(reply.status).toBe(403);
+  });
+});
+
+describe('the page and its files', () => {
+  it('trades the token in the URL for an HttpOnly SameSite=Strict cookie and a clean URL', async () => {
+    const first = await request({ path: `/?token=${host.token}` });
+    expect(first.status).toBe(303);
+    expect(first.headers.location).toBe('/');
+    const cookie = String(first.headers['set-cookie']);
+    expect(cookie).toContain(`${host.cookieName}=${host.token}`);
+    expect(cookie).toContain('HttpOnly');
+    expect(cookie).toContain('SameSite=Strict');
+    const page = await request({ path: '/', headers: { Cookie: `${host.cookieName}=${host.token}` } });
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<title>Layover Desk</title>');
+    const asset = await request({ path: '/assets/app.js', headers: { Cookie: `other=1; ${host.cookieName}=${host.token}` } });
+    expect(asset.status).toBe(200);
+  });
+
+  it('serves the page with the CSP and the safety headers', async () => {
+    const page = await request({ path: '/', headers: auth() });
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.headers['content-security-policy']).toBe(CSP);
+    expect(CSP).toContain("script-src 'self'");
+    expect(CSP).toContain("frame-ancestors 'none'");
+    expect(page.headers['x-content-type-options']).toBe('nosniff');
+    expect(page.headers['referrer-policy']).toBe('no-referrer');
+    expect(page.headers['cache-control']).toBe('no-store');
+  });
+
+  it('gives each file its MIME type', async () => {
+    expect((await request({ path: '/assets/app.js', headers: auth() })).headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect((await request({ path: '/assets/style.css', headers: auth() })).headers['content-type']).toBe('text/css; charset=utf-8');
+  });
+
+  it('hands out the page for a view path, 404 for a missing file', async () => {
+    expect((await request({ path: '/learnings', headers: auth() })).body).toContain('Layover Desk');
+    expect((await request({ path: '/assets/missing.js', headers: auth() })).status).toBe(404);
+  });
+
+  it('never serves a file outside the build', async () => {
+    for (const route of ['/../secret.txt', '/%2e%2e/secret.txt', '/assets/%2e%2e%2f%2e%2e%2fsecret.txt', '/..%5csecret.txt', '/assets/link.txt', '/%00']) {
+      const reply = await request({ path: route, headers: auth() });
+      expect(reply.status, route).not.toBe(200);
+      expect(reply.body).not.toContain('outside the build');
+    }
+  });
+
+  it('resolves paths inside the build only', () => {
+    const dist = path.join(root, 'renderer');
+    expect(resolveStatic(dist, '/../secret.txt')).toBeNull();
+    expect(resolveStatic(dist, '/%E0%A4%A')).toBe('bad');
+    const found = resolveStatic(dist, '/');
+    expect(found && found !== 'bad' ? path.basename(found.file) : null).toBe('index.html');
+  });
+});
+
+describe('the API', () => {
+  it('answers a call with the envelope of its value', async () => {
+    const reply = await call('desk.info', '{}');
+    expect(reply.status).toBe(200);
+    expect(reply.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(JSON.parse(reply.body)).toEqual({ ok: true, value: info });
+  });
+
+  it('applies the contract defaults to the input', async () => {
+    const reply = await call('help.list', '{}');
+    expect(JSON.parse(reply.body)).toEqual({ ok: true, value: { total: 100, rows: [] } });
+  });
+
+  it('refuses an unknown channel with an envelope error', async () => {
+    const reply = await call('desk.format', '{}');
+    const envelope = JSON.parse(reply.body);
+    expect(envelope.ok).toBe(false);
+    expect(envelope.error.code).toBe('bad_input');
+    expect(envelope.error.message).toContain('unknown channel');
+  });
+
+  it('refuses input that does not fit the schema (bad_input), naming the field', async () => {
+    const reply = await call('help.list', JSON.stringify({ limit: 'lots' }));
+    const envelope = JSON.parse(reply.body);
+    expect(envelope).toMatchObject({ ok: false, error: { code: 'bad_input' } });
+    expect(envelope.error.message).toContain('limit');
+  });
+
+  it('does not pass on a handler output that breaks the contract', async () => {
+    const envelope = JSON.parse((await call('runs.list', '{}')).body);
+    expect(envelope).toMatchObject({ ok: false, error: { code: 'failure' } });
+    expect(envelope.error.message).toContain('invalid result');
+  });
+
+  it('keeps a handler error code', async () => {
+    const envelope = JSON.parse((await call('chains.list', '{}')).body);
+    expect(envelope).toMatchObject({ ok: false, error: { code: 'unavailable' } });
+  });
+
+  it('refuses bad JSON with 400 and an envelope', async () => {
+    const reply = await call('desk.info', '{nope');
+    expect(reply.status).toBe(400);
+    expect(JSON.parse(reply.body)).toMatchObject({ ok: false, error: { code: 'bad_input' } });
+  });
+
+  it('requires application/json (no form posts)', async () => {
+    const reply = await call('desk.info', '{}', { 'Content-Type': 'text/plain' });
+    expect(reply.status).toBe(415);
+  });
+
+  it('refuses a body over the limit', async () => {
+    const reply = await call('desk.info', JSON.stringify({ pad: 'x'.repeat(1024 * 1024) }));
+    expect(reply.status).toBe(413);
+  });
+
+  it('answers only POST', async () => {
+    expect((await request({ path: '/api/call/desk.info', headers: auth() })).status).toBe(405);
+  });
+});
+
+describe('the event stream', () => {
+  function openStream(): Promise<{ res: http.IncomingMessage; text: () => string; req: http.ClientRequest }> {
+    return new Promise((resolve, reject) => {
+      let text = '';
+      const req = http.get(
+        { host: '127.0.0.1', port: host.port, path: '/api/events', headers: { Host: `127.0.0.1:${host.port}`, Cookie: `${host.cookieName}=${host.token}` } },
+        (res) => {
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          resolve({ res, text: () => text, req });
+        },
+      );
+      req.on('error', reject);
+    });
+  }
+
+  async function until(check: () => boolean, ms = 3000): Promise<void> {
+    const end = Date.now() + ms;
+    while (!check()) {
+      if (Date.now() > end) throw new Error('timed out');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  it('delivers a push as an event, and heartbeats', async () => {
+    const stream = await openStream();
+    expect(stream.res.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    await until(() => listeners.size > 0);
+    push('ledger.changed', { reason: 'ingest' });
+    await until(() => stream.text().includes('event: ledger.changed'));
+    expect(stream.text()).toContain('event: ledger.changed\ndata: {"reason":"ingest"}\n\n');
+    await until(() => stream.text().includes(': heartbeat'));
+    stream.req.destroy();
+    await until(() => listeners.size === 0);
+  });
+
+  it('does not pass on a push that breaks the contract', async () => {
+    const stream = await openStream();
+    await until(() => listeners.size > 0);
+    push('ledger.changed', { reason: 42 });
+    push('ledger.changed', { reason: 'after' });
+    await until(() => stream.text().includes('"after"'));
+    expect(stream.text()).not.toContain('42');
+    expect(logged.some((line) => line.includes('ledger.changed'))).toBe(true);
+    stream.req.destroy();
+  });
+});
+
+describe('shutdown', () => {
+  it('closes within a second, open streams included', async () => {
+    const dist = path.join(root, 'renderer');
+    const other = await startHost({ handlers: testHandlers(), subscribe: () => () => {}, rendererDir: dist });
+    await new Promise<void>((resolve) => {
+      http.get({ host: '127.0.0.1', port: other.port, path: '/api/events', headers: { Host: `127.0.0.1:${other.port}`, 'X-Layover-Token': other.token } }, () => resolve());
+    });
+    const started = Date.now();
+    await other.close();
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+});

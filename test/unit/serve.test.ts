@@ -1,0 +1,67 @@
+/**
+ * `layover-desk serve` run in-process: it opens the factory, prints a tokened URL, serves until
+ * the process is asked to stop, then shuts down cleanly.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { CliIo } from '../../electron/cli/command.js';
+import { runCli } from '../../electron/cli/main.js';
+
+function io(controller: AbortController, cwd: string) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const value: CliIo = {
+    stdout: (text) => out.push(text),
+    stderr: (text) => err.push(text),
+    env: { LAYOVER_USER_DATA: path.join(cwd, '.user-data') },
+    cwd,
+    signal: controller.signal,
+  };
+  return { io: value, out: () => out.join(''), err: () => err.join('') };
+}
+
+describe('layover-desk serve', () => {
+  it('refuses a bad port (exit 2)', async () => {
+    const cli = io(new AbortController(), os.tmpdir());
+    expect(await runCli(['serve', '--port', 'eighty'], cli.io)).toBe(2);
+    expect(cli.err()).toContain('--port');
+  });
+
+  it('is listed in --help and has its own help', async () => {
+    const cli = io(new AbortController(), os.tmpdir());
+    expect(await runCli(['--help'], cli.io)).toBe(0);
+    expect(cli.out()).toMatch(/^\s+serve\s/m);
+    expect(await runCli(['serve', '--help'], cli.io)).toBe(0);
+    expect(cli.out()).toContain('usage: layover-desk serve [--factory DIR] [--port N]');
+  });
+
+  it('prints a tokened URL, refuses requests without the token, stops on the signal', async () => {
+    const factory = fs.mkdtempSync(path.join(os.tmpdir(), 'layover-serve-'));
+    const controller = new AbortController();
+    const cli = io(controller, factory);
+    const running = runCli(['serve', '--factory', factory, '--port', '0'], cli.io);
+    const end = Date.now() + 20_000;
+    const printed = /http:\/\/127\.0\.0\.1:(\d+)\/\?token=([A-Za-z0-9_-]{43})/;
+    while (!printed.test(cli.out())) {
+      if (Date.now() > end) throw new Error(`no URL printed: ${cli.out()} ${cli.err()}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const match = printed.exec(cli.out())!;
+    const origin = `http://127.0.0.1:${match[1]}`;
+    expect((await fetch(`${origin}/`)).status).toBe(401);
+    const call = await fetch(`${origin}/api/call/desk.info`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-layover-token': match[2]! },
+      body: '{}',
+    });
+    expect(await call.json()).toMatchObject({ ok: true, value: { host: 'browser', factory } });
+    const stopping = Date.now();
+    controller.abort();
+    expect(await running).toBe(0);
+    expect(Date.now() - stopping).toBeLessThan(1000);
+    expect(cli.out()).toContain('stopped');
+    fs.rmSync(factory, { recursive: true, force: true });
+  });
+});
