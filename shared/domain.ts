@@ -183,6 +183,8 @@ export const SweepReport = z.object({
   help_requests: z.number().int(),
   runs: z.number().int(),
   proposals: z.number().int(),
+  /** Refused event lines deleted with their day. Reports stored before it was counted read as 0. */
+  refused_lines: z.number().int().default(0),
   event_files: z.number().int(),
   lapsed_learnings: z.number().int(),
 });

@@ -3,7 +3,8 @@
  *
  * Exit codes are part of the interface agents and scripts rely on: 0 done, 2 refused or bad
  * input (the reason on stderr), 1 failure (a bug or an I/O error). A command signals "refused"
- * by throwing `Refusal`; anything else thrown is a failure.
+ * by throwing `Refusal` (or a store's `ApiError` refused / not_found / bad_input), a failure it
+ * can explain by throwing `Failure`; anything else thrown is a failure too, printed with its stack.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
@@ -44,6 +45,18 @@ export class Refusal extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'Refusal';
+  }
+}
+
+/**
+ * Something outside the command went wrong in a way the operator can act on (a ledger that
+ * cannot be opened, a file that cannot be written): exit 1 with this message on stderr, and no
+ * stack trace, which would only bury it.
+ */
+export class Failure extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'Failure';
   }
 }
 
@@ -90,6 +103,16 @@ export function flagOption(args: ParsedArgs, name: string): boolean {
   return args.values[name] === true;
 }
 
+/** A whole number option of at least 1 (`--limit`, `--batch`), `fallback` when absent, or a refusal naming it. */
+export function intOption(args: ParsedArgs, name: string, fallback: number): number {
+  const value = stringOption(args, name);
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < 1) {
+    throw new Refusal(`--${name} must be a whole number of at least 1, not ${JSON.stringify(value)}`);
+  }
+  return Number(value);
+}
+
 /** The factory a command works on: `--factory DIR`, else `LAYOVER_FACTORY`, else the cwd. */
 export function factoryDir(args: ParsedArgs, io: CliIo): string {
   return stringOption(args, 'factory') ?? io.env.LAYOVER_FACTORY ?? io.cwd;
@@ -97,4 +120,26 @@ export function factoryDir(args: ParsedArgs, io: CliIo): string {
 
 export function printJson(io: CliIo, value: unknown): void {
   io.stdout(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/**
+ * How every listing prints: with `--json` the rows as JSON (`json` maps each row, default as
+ * is), else `empty` when there are none, else one text block per row from `line` (newline
+ * added).
+ */
+export function printList<T>(
+  io: CliIo,
+  args: ParsedArgs,
+  rows: readonly T[],
+  text: { empty: string; line: (row: T) => string; json?: (row: T) => unknown },
+): void {
+  if (flagOption(args, 'json')) {
+    printJson(io, text.json ? rows.map(text.json) : rows);
+    return;
+  }
+  if (rows.length === 0) {
+    io.stdout(`${text.empty}\n`);
+    return;
+  }
+  for (const row of rows) io.stdout(`${text.line(row)}\n`);
 }

@@ -6,20 +6,26 @@
  * calls `main()` with the real process.
  */
 import { createRequire } from 'node:module';
+import { ApiError, type ApiErrorCode } from '../../shared/api.js';
 import { COMMANDS } from './commands.js';
 import {
   EXIT_DONE,
   EXIT_FAILURE,
   EXIT_REFUSED,
+  Failure,
   Refusal,
   parseCommandArgs,
   type CliIo,
   type Command,
 } from './command.js';
 
+/** The store's errors that mean "no" (exit 2); its others (`unavailable`, `failure`) are failures (exit 1). */
+const REFUSED_CODES: ReadonlySet<ApiErrorCode> = new Set(['refused', 'not_found', 'bad_input']);
+
 export function version(): string {
   const require = createRequire(import.meta.url);
-  for (const candidate of ['../../../package.json', '../../package.json']) {
+  // electron/cli/main.ts in the sources, dist/main/electron/cli/main.js in the build.
+  for (const candidate of ['../../package.json', '../../../../package.json']) {
     try {
       const pkg = require(candidate) as { name?: string; version?: string };
       if (pkg.name === 'layover-desk' && pkg.version) return pkg.version;
@@ -75,12 +81,17 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     const code = await command.run(args, io);
     return code ?? EXIT_DONE;
   } catch (error) {
-    if (error instanceof Refusal) {
-      io.stderr(`layover-desk ${command.name.join(' ')}: ${error.message}\n`);
+    const name = command.name.join(' ');
+    if (error instanceof Refusal || (error instanceof ApiError && REFUSED_CODES.has(error.code))) {
+      io.stderr(`layover-desk ${name}: ${error.message}\n`);
       return EXIT_REFUSED;
     }
+    if (error instanceof Failure || error instanceof ApiError) {
+      io.stderr(`layover-desk ${name}: ${error.message}\n`);
+      return EXIT_FAILURE;
+    }
     const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    io.stderr(`layover-desk ${command.name.join(' ')}: failed: ${message}\n`);
+    io.stderr(`layover-desk ${name}: failed: ${message}\n`);
     return EXIT_FAILURE;
   }
 }

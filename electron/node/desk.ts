@@ -10,7 +10,6 @@
  * is overwritten without the operator's say.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import {
   ApiError,
@@ -27,7 +26,8 @@ import { version } from '../cli/main.js';
 import { BackupScheduler, backupLedger, ledgerProblem, newestBackup, restoreBackup, RestoreRefused } from './backup.js';
 import { exportPending } from './exporter.js';
 import { flushOutbox } from './outbox.js';
-import { SettingsSource } from './settingsFile.js';
+import { osAccountName } from './osUser.js';
+import { ledgerSettings, SettingsSource } from './settingsFile.js';
 import { listProposals, listRefused, dailyStats } from './store/activity.js';
 import { LedgerOpenError, ledgerPath, openDb, type Db } from './store/db.js';
 import { getHelp, helpDetail, listChains, listHelp, reply, resolve } from './store/help.js';
@@ -49,21 +49,15 @@ export interface DeskOptions extends DeskOpenOptions {
   usePolling?: boolean;
   /** The operating-system account name, the responder when none is typed. */
   osUser?: string;
+  /** Least time between two sweeps that follow finished runs (default a minute; tests set 0). */
+  sweepMinGapMs?: number;
 }
 
 const STOPPED: WatcherStatus = { state: 'stopped', done_bytes: 0, total_bytes: 0, last_event_at: null, error: null };
 
-function osAccountName(): string {
-  try {
-    return os.userInfo().username || 'operator';
-  } catch {
-    return process.env.USER ?? process.env.USERNAME ?? 'operator';
-  }
-}
-
 /** Everything that belongs to one open factory; replaced whole when the operator opens another. */
 class FactorySession {
-  readonly settings: SettingsSource;
+  settings: SettingsSource;
   db: Db | null = null;
   factoryError: string | null = null;
   problem: LedgerProblem | null = null;
@@ -87,14 +81,17 @@ class FactorySession {
       this.factoryError = `the factory folder ${this.factory} does not exist`;
       return;
     }
-    this.stopSettings = this.settings.watch(() => this.emit('desk.changed', this.info()));
     try {
       this.db = openDb(ledgerPath(this.factory), this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {});
     } catch (error) {
       if (!(error instanceof LedgerOpenError)) throw error;
       this.problem = ledgerProblem(this.factory, error);
-      return;
     }
+    // With the ledger open, a bad layover.toml leaves the last good settings of any earlier
+    // process in force, not the defaults (SPEC 7), and each good reading is kept for the next.
+    if (this.db) this.settings = ledgerSettings(this.factory, this.db);
+    this.stopSettings = this.settings.watch(() => this.emit('desk.changed', this.info()));
+    if (!this.db) return;
     const db = this.db;
     flushOutbox(db, this.factory);
     this.lastSweep = lastSweep(db);
@@ -106,6 +103,7 @@ class FactorySession {
         this.emit('desk.changed', this.info());
       },
       onError: (error) => this.emit('watcher.status', { ...this.watcherStatus(), error: `sweep failed: ${message(error)}` }),
+      ...(this.options.sweepMinGapMs !== undefined ? { minGapMs: this.options.sweepMinGapMs } : {}),
     });
     this.backups = new BackupScheduler({
       backup: () => backupLedger(db, this.factory),
@@ -135,7 +133,7 @@ class FactorySession {
 
   private changed(change: WatcherChange): void {
     this.emit('ledger.changed', { reason: 'ingest' });
-    if (change.applied > 0) this.sweeps?.noteRunsFinished();
+    if (change.runs_finished > 0) this.sweeps?.noteRunsFinished();
     if (!this.db) return;
     for (const id of change.fatal_help) {
       const request = getHelp(this.db, id);

@@ -21,6 +21,7 @@ import path from 'node:path';
 import type { Settings } from '../rules/settings.js';
 import { MAX_LINE_BYTES, parseEventLine, type FactoryEvent } from '../rules/events.js';
 import type { Db } from './store/db.js';
+import { stmt } from './store/statements.js';
 import { EventRefused, applyProposal, markExportPending } from './store/learnings.js';
 import { applyRunFinished, applyRunStarted } from './store/runs.js';
 import { applyHelpRequested, recordChainRun } from './store/help.js';
@@ -50,6 +51,8 @@ export interface IngestResult extends IngestProgress {
   exported: string[];
   /** Fatal help requests that arrived in this catch-up (open, so someone must answer). */
   fatal_help: string[];
+  /** `run.finished` events applied in this catch-up (a sweep follows finished runs, SPEC 8). */
+  runs_finished: number;
 }
 
 export interface IngestOptions {
@@ -95,7 +98,7 @@ export function listEventFiles(factory: string): { name: string; size: number }[
 }
 
 function storedPosition(db: Db, name: string): { offset: number; lines: number } {
-  const row = db.prepare('SELECT offset, lines FROM event_files WHERE name = ?').get(name) as
+  const row = stmt(db, 'SELECT offset, lines FROM event_files WHERE name = ?').get(name) as
     | { offset: number; lines: number }
     | undefined;
   return row ?? { offset: 0, lines: 0 };
@@ -120,6 +123,7 @@ interface BatchOutcome {
   refused: RefusedRef[];
   fatal: string[];
   lastAt: string | null;
+  runsFinished: number;
 }
 
 class StaleOffset extends Error {}
@@ -144,7 +148,7 @@ function applyEvent(db: Db, event: FactoryEvent, settings: Settings, fatal: stri
       break;
     }
     case 'help.requested': {
-      if (db.prepare('SELECT 1 FROM help_requests WHERE id = ?').get(event.id) !== undefined) {
+      if (stmt(db, 'SELECT 1 FROM help_requests WHERE id = ?').get(event.id) !== undefined) {
         throw new EventRefused(`help request ${event.id} was already recorded (duplicate id)`);
       }
       const request = applyHelpRequested(db, event);
@@ -186,13 +190,14 @@ function applyBatch(
 ): BatchOutcome {
   const display = `events/${file}`;
   const fileDay = /^\d{4}-\d{2}-\d{2}/.exec(file)?.[0] ?? now.toISOString().slice(0, 10);
-  const refuse = db.prepare(
+  const refuse = stmt(
+    db,
     'INSERT INTO refused_lines (file, line, reason, excerpt, seen_at, day) VALUES (?, ?, ?, ?, ?, ?)',
   );
   return db.transaction((): BatchOutcome => {
     const stored = storedPosition(db, file);
     if (stored.offset !== from.offset) throw new StaleOffset();
-    const out: BatchOutcome = { applied: 0, refused: [], fatal: [], lastAt: null };
+    const out: BatchOutcome = { applied: 0, refused: [], fatal: [], lastAt: null, runsFinished: 0 };
     lines.forEach((line, i) => {
       const number = from.lines + i + 1;
       const read = readLine(line);
@@ -205,6 +210,7 @@ function applyBatch(
           // A savepoint per line: a line refused half-way leaves nothing behind.
           db.transaction(() => applyEvent(db, read.event, settings, fatal))();
           out.applied++;
+          if (read.event.type === 'run.finished') out.runsFinished++;
           out.fatal.push(...fatal);
           if (out.lastAt === null || read.event.at > out.lastAt) out.lastAt = read.event.at;
         } catch (error) {
@@ -217,7 +223,8 @@ function applyBatch(
         out.refused.push({ file: display, line: number, reason });
       }
     });
-    db.prepare(
+    stmt(
+      db,
       `INSERT INTO event_files (name, offset, lines) VALUES (?, ?, ?)
        ON CONFLICT (name) DO UPDATE SET offset = excluded.offset, lines = excluded.lines`,
     ).run(file, to, from.lines + lines.length);
@@ -266,6 +273,7 @@ export function* ingestSteps(db: Db, factory: string, options: IngestOptions): G
     progress.done_bytes += Math.min(f.size, storedPosition(db, f.name).offset);
   }
   const fatal: string[] = [];
+  let runsFinished = 0;
 
   for (const f of files) {
     let fd: number;
@@ -313,6 +321,7 @@ export function* ingestSteps(db: Db, factory: string, options: IngestOptions): G
           progress.last_event_at = outcome.lastAt;
         }
         fatal.push(...outcome.fatal);
+        runsFinished += outcome.runsFinished;
         options.onProgress?.(progress);
         yield progress;
       }
@@ -322,7 +331,7 @@ export function* ingestSteps(db: Db, factory: string, options: IngestOptions): G
   }
 
   const exported = options.export === false ? [] : exportPending(db, factory, settingsNow().learnings.max_per_run);
-  return { ...progress, exported, fatal_help: fatal };
+  return { ...progress, exported, fatal_help: fatal, runs_finished: runsFinished };
 }
 
 /** Catches up in one go (the CLI). */

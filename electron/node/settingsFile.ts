@@ -6,10 +6,17 @@
  * nor take effect. So a bad file is refused as a whole, the Desk goes on with the last settings
  * that were good (the defaults, if none ever were), and the error stays on show until the file is
  * fixed. A missing file is not an error: it means the defaults.
+ *
+ * "Last good" must hold across processes too: the app restarted, or a CLI command run, while the
+ * file is bad must not fall back to the defaults. So a source can be seeded with the settings
+ * last in force (`lastGood`) and tells `onGood` whenever settings come into force; the ledger
+ * keeps them (`ledgerSettings`, below, wires both to `store/meta.ts`).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_SETTINGS, parseSettingsToml, type Settings } from '../rules/settings.js';
+import type { Db } from './store/db.js';
+import { readLastGoodSettings, saveLastGoodSettings } from './store/meta.js';
 
 export const SETTINGS_FILE = 'layover.toml';
 
@@ -30,15 +37,28 @@ function sameReading(a: Reading, b: Reading): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
+export interface SettingsSourceOptions {
+  /** The settings last in force (kept by an earlier process): in force while the file is bad. Default: the defaults. */
+  lastGood?: Settings | null;
+  /**
+   * Told the settings each time a good file (or no file: the defaults) is read, to keep them as
+   * the last good ones. Best effort: an error it throws is ignored, the settings stay in force.
+   */
+  onGood?: (settings: Settings) => void;
+}
+
 export class SettingsSource {
   readonly path: string;
-  private settings: Settings = DEFAULT_SETTINGS;
+  private settings: Settings;
   private problem: string | null = null;
   private warned: string[] = [];
   private lastReading: Reading = { absent: true };
+  private readonly onGood: ((settings: Settings) => void) | undefined;
 
-  constructor(factoryDir: string) {
+  constructor(factoryDir: string, options: SettingsSourceOptions = {}) {
     this.path = join(factoryDir, SETTINGS_FILE);
+    this.settings = options.lastGood ?? DEFAULT_SETTINGS;
+    this.onGood = options.onGood;
     this.reload();
   }
 
@@ -90,9 +110,8 @@ export class SettingsSource {
   private apply(reading: Reading): void {
     this.lastReading = reading;
     if ('absent' in reading) {
-      this.settings = DEFAULT_SETTINGS;
-      this.problem = null;
       this.warned = [];
+      this.good(DEFAULT_SETTINGS);
       return;
     }
     if ('unreadable' in reading) {
@@ -104,8 +123,31 @@ export class SettingsSource {
     if ('errors' in result) {
       this.problem = `${this.path} is refused, the last good settings stay in force: ${result.errors.join('; ')}`;
     } else {
-      this.settings = result.settings;
-      this.problem = null;
+      this.good(result.settings);
     }
   }
+
+  private good(settings: Settings): void {
+    this.settings = settings;
+    this.problem = null;
+    try {
+      this.onGood?.(settings);
+    } catch {
+      // Keeping them is for the next process; this one has them in force either way.
+    }
+  }
+}
+
+/**
+ * The factory's settings for a process that has its ledger open: seeded with the last good
+ * settings the ledger keeps, and keeping each good reading there for the next process.
+ */
+export function ledgerSettings(factoryDir: string, db: Db): SettingsSource {
+  let lastGood: Settings | null = null;
+  try {
+    lastGood = readLastGoodSettings(db);
+  } catch {
+    // an unreadable record is no last good settings: the defaults, as the first time
+  }
+  return new SettingsSource(factoryDir, { lastGood, onGood: (settings) => saveLastGoodSettings(db, settings) });
 }

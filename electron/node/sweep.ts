@@ -91,7 +91,7 @@ export function sweep(db: Db, factory: string, settings: Settings, now: Date = n
       deleteRunLearnings.run(horizon);
       const runs = deleteRuns.run(horizon).changes;
       const proposals = deleteProposals.run(horizon).changes;
-      deleteRefused.run(horizon);
+      const refused_lines = deleteRefused.run(horizon).changes;
 
       let lapsed_learnings = 0;
       for (const row of lapsedRows.all()) {
@@ -109,6 +109,7 @@ export function sweep(db: Db, factory: string, settings: Settings, now: Date = n
         help_requests,
         runs,
         proposals,
+        refused_lines,
         event_files: files.length,
         lapsed_learnings,
       };

@@ -22,6 +22,8 @@ export interface WatcherChange {
   agents: string[];
   /** Open fatal help requests that arrived. */
   fatal_help: string[];
+  /** `run.finished` events applied: what a sweep follows (SPEC 8). */
+  runs_finished: number;
 }
 
 export interface WatcherOptions {
@@ -160,6 +162,7 @@ export class EventsWatcher {
           refused: result.refused.length,
           agents: result.exported,
           fatal_help: result.fatal_help,
+          runs_finished: result.runs_finished,
         });
       }
     } while (this.again && !this.stopped);

@@ -2,11 +2,9 @@
  * The ledger's safety copies and a ledger that cannot be opened, through the CLI in-process.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../electron/cli/main.js';
+import { describe, expect, it } from 'vitest';
 import {
   backupLedger,
   backupsDir,
@@ -18,21 +16,16 @@ import {
   RestoreRefused,
 } from '../../electron/node/backup.js';
 import { ledgerPath, openDb } from '../../electron/node/store/db.js';
+import { cli as runCliIn } from '../support/cli.js';
+import { proposed } from '../support/events.js';
+import { appendEvents, freshFactoryEachTest } from '../support/factory.js';
+import { queryFile } from '../support/ledger.js';
 
 let factory: string;
+freshFactoryEachTest('layover-backup-', (dir) => (factory = dir));
 
-async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, {
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
-    env: {},
-    cwd: factory,
-    signal: new AbortController().signal,
-  });
-  return { code, stdout, stderr };
-}
+/** `layover-desk ARGV` in-process, run in the factory folder (each call names --factory itself). */
+const cli = (...argv: string[]) => runCliIn(argv, factory);
 
 async function ingest(): Promise<void> {
   const result = await cli('ingest', '--factory', factory);
@@ -40,25 +33,20 @@ async function ingest(): Promise<void> {
 }
 
 function learnings(file: string): unknown[] {
-  const db = new Database(file, { readonly: true });
-  try {
-    return db.prepare('SELECT id, agent, text, state, last_at FROM learnings ORDER BY id').all();
-  } finally {
-    db.close();
-  }
+  return queryFile(file, 'SELECT id, agent, text, state, last_at FROM learnings ORDER BY id');
 }
 
 /** A factory with a ledger holding three learnings. */
 async function seedLedger(): Promise<void> {
-  const dir = path.join(factory, 'events');
-  fs.mkdirSync(dir, { recursive: true });
   const at = new Date().toISOString();
-  const lines = [
-    'the staging database resets every sunday night',
-    'integration tests need the VPN on port 8443',
-    'the docs site builds with mkdocs',
-  ].map((text) => JSON.stringify({ type: 'learning.proposed', at, agent: 'builder', text, impact: 'high' }));
-  fs.writeFileSync(path.join(dir, `${at.slice(0, 10)}.jsonl`), `${lines.join('\n')}\n`);
+  appendEvents(
+    factory,
+    ...[
+      'the staging database resets every sunday night',
+      'integration tests need the VPN on port 8443',
+      'the docs site builds with mkdocs',
+    ].map((text) => proposed({ at, agent: 'builder', text, impact: 'high' })),
+  );
   await ingest();
   expect(learnings(ledgerPath(factory))).toHaveLength(3);
 }
@@ -67,14 +55,6 @@ async function seedLedger(): Promise<void> {
 function deskFiles(): string[] {
   return fs.readdirSync(path.join(factory, '.layover')).sort();
 }
-
-beforeEach(() => {
-  factory = fs.mkdtempSync(path.join(os.tmpdir(), 'layover-backup-'));
-});
-
-afterEach(() => {
-  fs.rmSync(factory, { recursive: true, force: true });
-});
 
 describe('safety copies', () => {
   it('the safety copy opens and holds the same learnings', async () => {

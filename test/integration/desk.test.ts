@@ -6,18 +6,20 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dispatch, type Envelope, type PushName } from '../../shared/api.js';
-import { Desk } from '../../electron/node/desk.js';
+import { Desk, type DeskOptions } from '../../electron/node/desk.js';
 import { ledgerPath } from '../../electron/node/store/db.js';
-import { appendEvents, eventually, tempFactory } from '../support/factory.js';
+import { helpRequested, proposed, runFinished, runStarted } from '../support/events.js';
+import { runIn } from '../support/cli.js';
+import { appendEvents, eventually, tempFactory, writeSettings } from '../support/factory.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function openDesk(dir?: string) {
+async function openDesk(dir?: string, options: Partial<DeskOptions> = {}) {
   const factory = dir ?? tempFactory('layover-desk-').dir;
-  const desk = await Desk.open(factory, { host: 'browser', osUser: 'tester' });
+  const desk = await Desk.open(factory, { host: 'browser', osUser: 'tester', ...options });
   const pushes: { name: PushName; payload: unknown }[] = [];
   desk.onPush((name, payload) => pushes.push({ name, payload }));
   cleanups.push(() => desk.close());
@@ -37,7 +39,7 @@ describe('the Desk', () => {
   it('a learning appended to the events file while the Desk runs reaches the window without a reload', async () => {
     const { factory, pushes, value, desk } = await openDesk();
     await desk.idle();
-    appendEvents(factory, { type: 'learning.proposed', at: T0, agent: 'builder', text: 'run the linter before pushing any branch', impact: 'high' });
+    appendEvents(factory, proposed({ at: T0, agent: 'builder', text: 'run the linter before pushing any branch', impact: 'high' }));
     const page = await eventually(async () => {
       const result = await value('learnings.query', {});
       return result.total === 1 ? result : undefined;
@@ -53,8 +55,8 @@ describe('the Desk', () => {
     await desk.idle();
     appendEvents(
       factory,
-      { type: 'run.started', at: T0, run: 'r1', agent: 'scout', chain: 'c1', workflow: 'triage', flags: {}, routes: [], learnings: [] },
-      { type: 'help.requested', at: T0, id: 'h1', agent: 'scout', run: 'r1', chain: 'c1', fatal: true, question: 'which token should I use?' },
+      runStarted({ at: T0, run: 'r1', agent: 'scout', chain: 'c1', workflow: 'triage' }),
+      helpRequested({ at: T0, id: 'h1', agent: 'scout', run: 'r1', chain: 'c1', fatal: true, question: 'which token should I use?' }),
     );
     const push = await eventually(() => pushes.find((p) => p.name === 'help.fatal'));
     expect((push.payload as { id: string; awaiting_human: boolean }).id).toBe('h1');
@@ -65,9 +67,9 @@ describe('the Desk', () => {
     const { factory, value, desk } = await openDesk();
     appendEvents(
       factory,
-      { type: 'learning.proposed', at: T0, agent: 'builder', text: 'cache the npm folder between pipeline steps', impact: 'low' },
-      { type: 'learning.proposed', at: T0, agent: 'builder', text: 'pin the docker base image by digest always', impact: 'low' },
-      { type: 'learning.proposed', at: T0, agent: 'reviewer', text: 'read the changelog before approving a bump', impact: 'low' },
+      proposed({ at: T0, agent: 'builder', text: 'cache the npm folder between pipeline steps', impact: 'low' }),
+      proposed({ at: T0, agent: 'builder', text: 'pin the docker base image by digest always', impact: 'low' }),
+      proposed({ at: T0, agent: 'reviewer', text: 'read the changelog before approving a bump', impact: 'low' }),
     );
     await eventually(async () => (await value('learnings.query', {})).total === 3);
     await desk.idle();
@@ -119,10 +121,48 @@ describe('the Desk', () => {
     const { value, pushes } = await openDesk();
     const other = tempFactory();
     cleanups.push(other.remove);
-    appendEvents(other.dir, { type: 'learning.proposed', at: T0, agent: 'scout', text: 'the staging database resets every night at midnight', impact: 'medium' });
+    appendEvents(other.dir, proposed({ at: T0, agent: 'scout', text: 'the staging database resets every night at midnight' }));
     const info = await value('factory.open', { path: other.dir });
     expect(info.factory).toBe(other.dir);
     expect(pushes.some((p) => p.name === 'desk.changed')).toBe(true);
     await eventually(async () => (await value('learnings.query', {})).total === 1);
+  });
+
+  it('a sweep follows ingested runs that finished, and not any other ingest', async () => {
+    // No minimum gap between sweeps, so that a sweep the rule wrongly triggered could not hide
+    // behind the once-a-minute limit: each ingest either sweeps at once or never.
+    const { factory, value, desk, pushes } = await openDesk(undefined, { sweepMinGapMs: 0 });
+    await desk.idle();
+    const sweeps = async () => (await value('activity.sweeps', { offset: 0, limit: 100 })).rows as { at: string }[];
+    const atStart = await sweeps();
+    expect(atStart).toHaveLength(1); // the sweep at start
+    const startAt = atStart[0]!.at;
+
+    appendEvents(factory, proposed({ at: T0, agent: 'builder', text: 'a lone proposal is no reason to sweep anything' }));
+    await eventually(async () => (await value('learnings.query', {})).total === 1, 'the proposal is ingested');
+    await desk.idle();
+    appendEvents(factory, runStarted({ at: T0, run: 'r1', agent: 'builder' }));
+    await eventually(async () => (await value('runs.list', {})).total === 1, 'the run start is ingested');
+    await desk.idle();
+    expect(await sweeps()).toHaveLength(1);
+
+    appendEvents(factory, runFinished({ at: T0, run: 'r1', agent: 'builder' }));
+    await eventually(async () => (await sweeps()).length === 2, 'a finished run is followed by a sweep');
+    const pushed = await eventually(
+      () => pushes.find((p) => p.name === 'desk.changed' && ((p.payload as { last_sweep: { at: string } | null }).last_sweep?.at ?? '') > startAt),
+      'the window is told of the sweep',
+    );
+    expect((pushed.payload as { last_sweep: { refused_lines: number } }).last_sweep.refused_lines).toBe(0);
+  });
+
+  it('a bad layover.toml at start leaves the last good settings another process kept in force, not the defaults', async () => {
+    const { dir } = tempFactory('layover-desk-');
+    writeSettings(dir, '[learnings]\nprovisional_runs = 5\n');
+    expect((await runIn(dir, 'ingest')).code).toBe(0);
+    writeSettings(dir, '[learnings]\nprovisional_runs = 0\n');
+    const { value } = await openDesk(dir);
+    const info = await value('desk.info', {});
+    expect(info.settings.learnings.provisional_runs).toBe(5);
+    expect(info.settings_error).toMatch(/learnings\.provisional_runs = 0/);
   });
 });

@@ -2,55 +2,23 @@
  * Help requests, chains and replies through the command line, on a temporary factory: events are
  * written as the factory writes them, read with `ingest`, then answered with `reply`/`resolve`.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../electron/cli/main.js';
+import { describe, expect, it } from 'vitest';
 import { HELP_CATEGORIES } from '../../shared/domain.js';
-import { ledgerPath, openDb } from '../../electron/node/store/db.js';
 import { flushOutbox } from '../../electron/node/outbox.js';
+import { runIn } from '../support/cli.js';
+import * as ev from '../support/events.js';
+import { appendEvents, freshFactoryEachTest } from '../support/factory.js';
+import { queryLedger, withTestLedger } from '../support/ledger.js';
+import { cliStartAllowanceMs, runCliProcess } from '../support/spawnCli.js';
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 let factory: string;
+freshFactoryEachTest('layover-help-cli-', (dir) => (factory = dir));
 
-beforeEach(() => {
-  factory = fs.mkdtempSync(path.join(os.tmpdir(), 'layover-help-cli-'));
-});
-afterEach(() => {
-  fs.rmSync(factory, { recursive: true, force: true });
-});
-
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function cli(...argv: string[]): Promise<Result> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli([...argv, '--factory', factory], {
-    stdout: (text) => void (stdout += text),
-    stderr: (text) => void (stderr += text),
-    env: {},
-    cwd: factory,
-    signal: new AbortController().signal,
-  });
-  return { code, stdout, stderr };
-}
-
-/** Appends events as the factory does: one JSON line each, in the file of their UTC day. */
-function write(...events: Record<string, unknown>[]): void {
-  const dir = path.join(factory, 'events');
-  fs.mkdirSync(dir, { recursive: true });
-  for (const event of events) {
-    const day = String(event.at).slice(0, 10);
-    fs.appendFileSync(path.join(dir, `${day}.jsonl`), `${JSON.stringify(event)}\n`);
-  }
-}
+const cli = (...argv: string[]) => runIn(factory, ...argv);
+const write = (...events: Record<string, unknown>[]) => appendEvents(factory, ...events);
 
 async function ingest(): Promise<void> {
   const result = await cli('ingest');
@@ -58,27 +26,17 @@ async function ingest(): Promise<void> {
   expect(result.code).toBe(0);
 }
 
+/** A run of the scout agent, asked for with the release workflow and its flags. */
 function runStarted(run: string, chain: string, at: string, extra: Record<string, unknown> = {}) {
-  return {
-    type: 'run.started',
-    at,
-    run,
-    agent: 'scout',
-    chain,
-    workflow: 'release',
-    flags: { publish: true, attempts: 3 },
-    routes: ['github'],
-    learnings: [],
-    ...extra,
-  };
+  return ev.runStarted({ at, run, agent: 'scout', chain, workflow: 'release', flags: { publish: true, attempts: 3 }, routes: ['github'], ...extra });
 }
 
 function runFinished(run: string, at: string) {
-  return { type: 'run.finished', at, run, agent: 'scout', outcome: 'stopped' };
+  return ev.runFinished({ at, run, agent: 'scout', outcome: 'stopped' });
 }
 
 function helpRequested(id: string, run: string, chain: string, at: string, extra: Record<string, unknown> = {}) {
-  return { type: 'help.requested', at, id, agent: 'scout', run, chain, fatal: true, question: 'Which token may I use?', ...extra };
+  return ev.helpRequested({ at, id, agent: 'scout', run, chain, ...extra });
 }
 
 async function requests(...options: string[]): Promise<Array<Record<string, unknown>>> {
@@ -107,20 +65,7 @@ function readChainFile(chain: string): Record<string, unknown> {
 }
 
 /** One `layover-desk` process, as an operator's second terminal would run it. */
-function spawnCli(args: string[]): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'electron/cli/run.ts', ...args], {
-      cwd: repo,
-      env: { ...process.env, LAYOVER_FACTORY: factory },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const spawnCli = (args: string[]) => runCliProcess(args, { LAYOVER_FACTORY: factory });
 
 describe('help requests through the CLI', () => {
   it('lists a request with exactly the documented JSON fields', async () => {
@@ -228,7 +173,7 @@ describe('help requests through the CLI', () => {
     expect(loser.stderr).toContain(`already answered by ${winner} on`);
     expect(chainFiles()).toHaveLength(1);
     expect((await requests())[0]).toMatchObject({ state: 'answered', responder: winner, answer: `from ${winner}` });
-  }, 60_000);
+  }, 10_000 + 2 * cliStartAllowanceMs());
 
   it('re-writes a chain file lost to a crash at the next start', async () => {
     write(runStarted('run_1', 'chn_a', '2026-11-29T10:00:00Z'), helpRequested('hlp_1', 'run_1', 'chn_a', '2026-11-29T10:05:00Z'));
@@ -243,13 +188,10 @@ describe('help requests through the CLI', () => {
     fs.rmSync(path.join(factory, 'chains'));
 
     // Next start: whoever opens the ledger flushes the outbox.
-    const db = openDb(ledgerPath(factory));
-    try {
+    withTestLedger(factory, (db) => {
       expect(flushOutbox(db, factory)).toBe(1);
       expect(flushOutbox(db, factory)).toBe(0);
-    } finally {
-      db.close();
-    }
+    });
     const chain = request!.continued_as as string;
     expect(readChainFile(chain)).toMatchObject({ chain, answers: 'hlp_1', answer: 'Use the bot token.', responder: 'Ana', flags: { publish: true, attempts: 3 } });
   });
@@ -323,15 +265,10 @@ describe('categories', () => {
     );
     await cli('ingest');
     expect((await requests()).map((r) => r.id)).toEqual(['hlp_2']);
-    const db = openDb(ledgerPath(factory));
-    try {
-      const rows = db.prepare('SELECT line, reason FROM refused_lines').all() as Array<{ line: number; reason: string }>;
-      expect(rows).toHaveLength(1);
-      expect(rows[0]?.line).toBe(1);
-      for (const category of HELP_CATEGORIES) expect(rows[0]?.reason).toContain(category);
-    } finally {
-      db.close();
-    }
+    const rows = queryLedger<{ line: number; reason: string }>(factory, 'SELECT line, reason FROM refused_lines');
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.line).toBe(1);
+    for (const category of HELP_CATEGORIES) expect(rows[0]?.reason).toContain(category);
   });
 
   it('refuses a duplicate help request id at ingest', async () => {
@@ -341,13 +278,8 @@ describe('categories', () => {
     );
     await cli('ingest');
     expect((await requests()).map((r) => r.question)).toEqual(['first']);
-    const db = openDb(ledgerPath(factory));
-    try {
-      const rows = db.prepare('SELECT reason FROM refused_lines').all() as Array<{ reason: string }>;
-      expect(rows.map((r) => r.reason).join('\n')).toMatch(/hlp_1.*duplicate|duplicate.*hlp_1/);
-    } finally {
-      db.close();
-    }
+    const rows = queryLedger<{ reason: string }>(factory, 'SELECT reason FROM refused_lines');
+    expect(rows.map((r) => r.reason).join('\n')).toMatch(/hlp_1.*duplicate|duplicate.*hlp_1/);
   });
 
   it('refuses an unknown category when asking, naming all six, and writes nothing', async () => {

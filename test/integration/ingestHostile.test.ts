@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { TestFactory } from './ledgerHarness.js';
+import { TestFactory } from '../support/testFactory.js';
 
 let factories: TestFactory[] = [];
 afterEach(() => {

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TestFactory } from './ledgerHarness.js';
+import { runIn } from '../support/cli.js';
+import { writeSettings } from '../support/factory.js';
+import { TestFactory } from '../support/testFactory.js';
 
 const SMALL = '[learnings]\nprovisional_runs = 3\nconfirm_after = 3\nmax_per_run = 2\n';
 const TEXT = 'Run the database migrations before starting the integration test suite.';
@@ -171,16 +173,57 @@ describe('the learnings ledger, end to end through the CLI', () => {
 
   it('a missing factory folder is refused with a clear message', async () => {
     const f = factory();
-    let stderr = '';
-    const { runCli } = await import('../../electron/cli/main.js');
-    const code = await runCli(['ingest', '--factory', path.join(f.dir, 'nope')], {
-      stdout: () => undefined,
-      stderr: (t) => (stderr += t),
-      env: {},
-      cwd: f.dir,
-      signal: new AbortController().signal,
-    });
+    const { code, stderr } = await runIn(path.join(f.dir, 'nope'), 'ingest');
     expect(code).toBe(2);
     expect(stderr).toMatch(/does not exist/);
+  });
+
+  it('ingest counts the runs that finished', async () => {
+    const f = factory();
+    f.fullRun('builder');
+    f.start('builder');
+    f.propose('builder', TEXT);
+    f.fullRun('reviewer');
+    expect(await f.ingest()).toMatchObject({ applied: 6, runs_finished: 2 });
+    expect(await f.ingest()).toMatchObject({ applied: 0, runs_finished: 0 });
+  });
+});
+
+describe('the last good settings, across processes', () => {
+  it('a layover.toml that turns bad leaves the last good settings in force for the next command, not the defaults', async () => {
+    const f = factory('[learnings]\nprovisional_runs = 5\n');
+    f.fullRun('builder');
+    const first = await f.cli('ingest', '--json');
+    expect(first.stderr).toBe('');
+    expect(JSON.parse(first.stdout).settings_error).toBeNull();
+
+    // The operator saves a mistake; every later command is a new process reading the file anew.
+    // The learning is made under the bad file, so its runs come from the settings in force then.
+    writeSettings(f.dir, '[learnings]\nprovisional_runs = 0\n');
+    f.propose('builder', TEXT);
+    for (let i = 0; i < 5; i++) f.fullRun('builder');
+    const second = await f.cli('ingest', '--json');
+    expect(second.code).toBe(0);
+    expect(second.stderr).toMatch(/provisional_runs/);
+    expect(JSON.parse(second.stdout).settings_error).toMatch(/provisional_runs/);
+
+    const listed = await f.cli('learnings', '--json');
+    expect(listed.code).toBe(0);
+    expect(listed.stderr).toMatch(/provisional_runs/);
+    // Five runs under provisional_runs = 5: lapsed (under the defaults it would have 15 runs left).
+    expect(JSON.parse(listed.stdout)).toMatchObject([{ state: 'lapsed', runs_left: 0 }]);
+  });
+
+  it('a missing layover.toml is good: the defaults become the last good settings', async () => {
+    const f = factory('[learnings]\nprovisional_runs = 5\n');
+    await f.ingest();
+    fs.rmSync(path.join(f.dir, 'layover.toml'));
+    await f.ingest();
+    writeSettings(f.dir, '[learnings]\nprovisional_runs = -1\n');
+    f.propose('builder', TEXT);
+    f.fullRun('builder');
+    const result = await f.cli('ingest');
+    expect(result.stderr).toMatch(/provisional_runs/);
+    expect(await f.learnings()).toMatchObject([{ state: 'provisional', runs_left: 19 }]);
   });
 });

@@ -3,13 +3,13 @@
  * events are dated in the past and ingested as the Desk would.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { SweepReport } from '../../shared/domain.js';
-import { runCli } from '../../electron/cli/main.js';
-import { ledgerPath, openDb } from '../../electron/node/store/db.js';
+import { cli as runCliIn } from '../support/cli.js';
+import { fullRun, proposed, type EventLine } from '../support/events.js';
+import { appendEvents, freshFactoryEachTest, inTimeOrder, writeSettings } from '../support/factory.js';
+import { queryLedger, withTestLedger } from '../support/ledger.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const HOUR = 60 * 60 * 1000;
@@ -17,25 +17,10 @@ const T0 = Date.now();
 const ago = (ms: number) => new Date(T0 - ms).toISOString();
 
 let factory: string;
+freshFactoryEachTest('layover-retention-', (dir) => (factory = dir));
 
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function cli(...argv: string[]): Promise<CliResult> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, {
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
-    env: {},
-    cwd: factory,
-    signal: new AbortController().signal,
-  });
-  return { code, stdout, stderr };
-}
+/** `layover-desk ARGV` in-process, run in the factory folder (each call names --factory itself). */
+const cli = (...argv: string[]) => runCliIn(argv, factory);
 
 /** Catches the ledger up with the events files, as the Desk does. */
 async function ingest(): Promise<void> {
@@ -51,41 +36,21 @@ async function decide(kind: 'reject' | 'keep', id: string): Promise<void> {
   expect(result.code).toBe(0);
 }
 
-type Event = Record<string, unknown> & { type: string; at: string };
-
 /** Writes events into the day files their `at` falls on, appending in time order. */
-function writeEvents(events: Event[]): void {
-  const dir = path.join(factory, 'events');
-  fs.mkdirSync(dir, { recursive: true });
-  for (const event of [...events].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0))) {
-    fs.appendFileSync(path.join(dir, `${event.at.slice(0, 10)}.jsonl`), `${JSON.stringify(event)}\n`);
-  }
+const writeEvents = (events: EventLine[]) => appendEvents(factory, ...inTimeOrder(events));
+
+function run(agent: string, id: string, startedAt: string, finishedAt: string): EventLine[] {
+  return fullRun(agent, id, startedAt, finishedAt, { chain: `chain-${id}`, workflow: 'build' });
 }
 
-function run(agent: string, id: string, startedAt: string, finishedAt: string): Event[] {
-  return [
-    { type: 'run.started', at: startedAt, run: id, agent, chain: `chain-${id}`, workflow: 'build', flags: {}, routes: [], learnings: [] },
-    { type: 'run.finished', at: finishedAt, run: id, agent, outcome: 'succeeded' },
-  ];
-}
-
-function propose(agent: string, text: string, at: string): Event {
-  return { type: 'learning.proposed', at, agent, text, impact: 'medium' };
-}
+const propose = (agent: string, text: string, at: string) => proposed({ at, agent, text });
 
 /** A learning that lapsed at `lapsedAt`: proposed a week before, then one run (provisional_runs = 1). */
-function lapsedLearning(agent: string, text: string, lapsedAt: number): Event[] {
+function lapsedLearning(agent: string, text: string, lapsedAt: number): EventLine[] {
   return [propose(agent, text, ago(lapsedAt + 7 * DAY)), ...run(agent, `run-${agent}`, ago(lapsedAt + HOUR), ago(lapsedAt))];
 }
 
-function query<T>(sql: string, ...params: unknown[]): T[] {
-  const db = new Database(ledgerPath(factory), { readonly: true });
-  try {
-    return db.prepare(sql).all(...params) as T[];
-  } finally {
-    db.close();
-  }
-}
+const query = <T>(sql: string, ...params: unknown[]) => queryLedger<T>(factory, sql, ...params);
 
 const learningOf = (agent: string) =>
   query<{ id: string; state: string; lapsed_at: string | null }>('SELECT id, state, lapsed_at FROM learnings WHERE agent = ?', agent);
@@ -99,12 +64,7 @@ async function sweepJson(): Promise<SweepReport> {
 }
 
 beforeEach(() => {
-  factory = fs.mkdtempSync(path.join(os.tmpdir(), 'layover-retention-'));
-  fs.writeFileSync(path.join(factory, 'layover.toml'), '[learnings]\nprovisional_runs = 1\n');
-});
-
-afterEach(() => {
-  fs.rmSync(factory, { recursive: true, force: true });
+  writeSettings(factory, '[learnings]\nprovisional_runs = 1\n');
 });
 
 describe('a sweep keeps exactly what the retention rules keep', () => {
@@ -155,7 +115,7 @@ describe('a sweep keeps exactly what the retention rules keep', () => {
   });
 
   it('with keep_lapsed_days = 0 a learning that lapsed a minute ago is deleted at the first sweep', async () => {
-    fs.writeFileSync(path.join(factory, 'layover.toml'), '[learnings]\nprovisional_runs = 1\nkeep_lapsed_days = 0\n');
+    writeSettings(factory, '[learnings]\nprovisional_runs = 1\nkeep_lapsed_days = 0\n');
     writeEvents(lapsedLearning('now', 'the linter config lives in tools/lint', 60_000));
     await ingest();
     expect(learningOf('now')).toMatchObject([{ state: 'lapsed' }]);
@@ -171,10 +131,10 @@ describe('a sweep keeps exactly what the retention rules keep', () => {
     ]);
     await ingest();
     // A ledger from before lapsed_at was recorded: only last_at (the proposal) dates the learning.
-    const db = openDb(ledgerPath(factory));
-    db.prepare(`UPDATE learnings SET lapsed_at = NULL, last_at = ? WHERE agent = 'old'`).run(ago(15 * DAY));
-    db.prepare(`UPDATE learnings SET lapsed_at = NULL, last_at = ? WHERE agent = 'young'`).run(ago(13 * DAY));
-    db.close();
+    withTestLedger(factory, (db) => {
+      db.prepare(`UPDATE learnings SET lapsed_at = NULL, last_at = ? WHERE agent = 'old'`).run(ago(15 * DAY));
+      db.prepare(`UPDATE learnings SET lapsed_at = NULL, last_at = ? WHERE agent = 'young'`).run(ago(13 * DAY));
+    });
 
     expect((await sweepJson()).lapsed_learnings).toBe(1);
     expect(learningOf('old')).toEqual([]);
@@ -229,6 +189,26 @@ describe('a sweep keeps exactly what the retention rules keep', () => {
     expect(fs.existsSync(path.join(dir, read))).toBe(false);
   });
 
+  it('refused event lines go a whole UTC day at a time, and the report counts them', async () => {
+    const dir = path.join(factory, 'events');
+    const old = `${ago(91 * DAY).slice(0, 10)}.jsonl`;
+    const recent = `${ago(89 * DAY).slice(0, 10)}.jsonl`;
+    fs.mkdirSync(dir, { recursive: true });
+    // The old file is still being appended to (a partial last line), so it stays, with its refusals' record going.
+    fs.writeFileSync(path.join(dir, old), '{"type": "broken\nnot json at all\n{"type":"learning.prop');
+    fs.writeFileSync(path.join(dir, recent), 'also not json\n');
+    const ingested = await cli('ingest', '--factory', factory, '--json');
+    expect(ingested.code).toBe(0);
+    expect(JSON.parse(ingested.stdout).refused).toHaveLength(3);
+
+    const report = await sweepJson();
+
+    expect(report.refused_lines).toBe(2);
+    expect(query<{ file: string }>('SELECT file FROM refused_lines')).toEqual([{ file: `events/${recent}` }]);
+    const again = await cli('sweep', '--factory', factory);
+    expect(again.stdout).toMatch(/\b0 refused event lines\b/);
+  });
+
   it('a sweep prints a readable report without --json and is recorded', async () => {
     writeEvents(lapsedLearning('lap15', 'the release script needs a clean working tree', 15 * DAY));
     await ingest();
@@ -239,7 +219,7 @@ describe('a sweep keeps exactly what the retention rules keep', () => {
   });
 
   it('a layover.toml with errors is refused rather than swept with other settings', async () => {
-    fs.writeFileSync(path.join(factory, 'layover.toml'), '[retention]\ndays = 0\n');
+    writeSettings(factory, '[retention]\ndays = 0\n');
     const result = await cli('sweep', '--factory', factory);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/retention\.days/);

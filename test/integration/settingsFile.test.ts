@@ -1,34 +1,24 @@
-import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SettingsSource } from '../../electron/node/settingsFile.js';
-import { DEFAULT_SETTINGS } from '../../electron/rules/settings.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ledgerSettings, SettingsSource } from '../../electron/node/settingsFile.js';
+import { readLastGoodSettings } from '../../electron/node/store/meta.js';
+import { DEFAULT_SETTINGS, type Settings } from '../../electron/rules/settings.js';
+import { eventually as eventuallyWithin, freshFactoryEachTest, writeSettings } from '../support/factory.js';
+import { withTestLedger } from '../support/ledger.js';
 
 let factory: string;
 const stops: Array<() => void> = [];
 
-beforeEach(() => {
-  factory = mkdtempSync(join(tmpdir(), 'layover-settings-'));
-});
-
+// Registered first, so its cleanup runs last: after the watchers below are stopped.
+freshFactoryEachTest('layover-settings-', (dir) => (factory = dir));
 afterEach(() => {
   for (const stop of stops.splice(0)) stop();
-  rmSync(factory, { recursive: true, force: true });
 });
 
-function write(text: string): void {
-  writeFileSync(join(factory, 'layover.toml'), text);
-}
-
-/** Waits until `condition` holds, failing after a deadline rather than sleeping a fixed time. */
-async function eventually(condition: () => boolean, what: string, deadlineMs = 10_000): Promise<void> {
-  const deadline = Date.now() + deadlineMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+const write = (text: string) => writeSettings(factory, text);
+/** Polling the file takes up to two polls; a loaded machine is given plenty more. */
+const eventually = (condition: () => boolean, what: string) => eventuallyWithin(condition, what, 10_000);
 
 describe('the settings file', () => {
   it('a factory without layover.toml runs on the defaults with no error', () => {
@@ -137,5 +127,50 @@ describe('the settings file', () => {
     await eventually(() => Date.now() > until, 'the poll window has passed');
     expect(changes).toBe(seen);
     expect(source.current().retention.days).toBe(8);
+  });
+
+  it('a bad file at start leaves the last good settings it was seeded with in force, not the defaults', () => {
+    const lastGood: Settings = { learnings: { ...DEFAULT_SETTINGS.learnings, provisional_runs: 5 }, retention: { days: 30 } };
+    write('[learnings]\nprovisional_runs = 0\n');
+    const source = new SettingsSource(factory, { lastGood });
+    expect(source.current()).toEqual(lastGood);
+    expect(source.error()).toContain('learnings.provisional_runs = 0');
+  });
+
+  it('onGood is told every settings that come into force, and never a refused file', () => {
+    const told: Settings[] = [];
+    write('[learnings]\nmax_text = 300\n');
+    const source = new SettingsSource(factory, { onGood: (s) => told.push(s) });
+    write('[learnings]\nmax_text = 0\n');
+    source.reload();
+    unlinkSync(join(factory, 'layover.toml'));
+    source.reload();
+    expect(told.map((s) => s.learnings.max_text)).toEqual([300, DEFAULT_SETTINGS.learnings.max_text]);
+  });
+
+  it('a failing onGood does not stop the good settings taking effect', () => {
+    write('[learnings]\nmax_text = 300\n');
+    const source = new SettingsSource(factory, {
+      onGood: () => {
+        throw new Error('the ledger is locked');
+      },
+    });
+    expect(source.current().learnings.max_text).toBe(300);
+    expect(source.error()).toBeNull();
+  });
+
+  it('the ledger keeps the last good settings for the next process', () => {
+    write('[learnings]\nprovisional_runs = 5\n');
+    withTestLedger(factory, (db) => {
+      expect(ledgerSettings(factory, db).current().learnings.provisional_runs).toBe(5);
+      expect(readLastGoodSettings(db)?.learnings.provisional_runs).toBe(5);
+    });
+    write('[learnings]\nprovisional_runs = 0\n');
+    withTestLedger(factory, (db) => {
+      const source = ledgerSettings(factory, db);
+      expect(source.current().learnings.provisional_runs).toBe(5);
+      expect(source.error()).toContain('provisional_runs');
+      expect(readLastGoodSettings(db)?.learnings.provisional_runs).toBe(5);
+    });
   });
 });

@@ -3,12 +3,12 @@
  * (The same rules through ingested events and the CLI are in retention.cli.test.ts.)
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SETTINGS, type Settings } from '../../electron/rules/settings.js';
-import { ledgerPath, openDb, type Db } from '../../electron/node/store/db.js';
+import type { Db } from '../../electron/node/store/db.js';
 import { listSweeps, sweep } from '../../electron/node/sweep.js';
+import { tempLedger } from '../support/ledger.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const NOW = new Date('2026-11-29T12:00:00.000Z');
@@ -17,6 +17,7 @@ const dayOf = (at: string) => at.slice(0, 10);
 
 let factory: string;
 let db: Db;
+let remove: () => void;
 
 function settings(keep = 14, days = 90): Settings {
   return { learnings: { ...DEFAULT_SETTINGS.learnings, keep_lapsed_days: keep }, retention: { days } };
@@ -73,13 +74,11 @@ const ids = (table: string, column = 'id') =>
   (db.prepare(`SELECT ${column} AS v FROM ${table} ORDER BY 1`).all() as { v: string }[]).map((r) => r.v);
 
 beforeEach(() => {
-  factory = fs.mkdtempSync(path.join(os.tmpdir(), 'layover-sweep-'));
-  db = openDb(ledgerPath(factory));
+  ({ factory, db, remove } = tempLedger('layover-sweep-'));
 });
 
 afterEach(() => {
-  db.close();
-  fs.rmSync(factory, { recursive: true, force: true });
+  remove();
 });
 
 describe('sweeping events-like records by whole UTC day', () => {
@@ -106,6 +105,7 @@ describe('sweeping events-like records by whole UTC day', () => {
       help_requests: 1,
       runs: 1,
       proposals: 2,
+      refused_lines: 1,
       event_files: 0,
       lapsed_learnings: 0,
     });
@@ -221,6 +221,16 @@ describe('the record of sweeps', () => {
     ]);
     expect(rows[0]?.at).toBe(NOW.toISOString());
     expect(listSweeps(db, { offset: 1, limit: 10 }).rows).toHaveLength(1);
+  });
+
+  it('a report stored before refused lines were counted reads as none deleted', () => {
+    db.prepare('INSERT INTO sweeps (at, report) VALUES (?, ?)').run(
+      NOW.toISOString(),
+      JSON.stringify({ at: NOW.toISOString(), help_requests: 1, runs: 0, proposals: 0, event_files: 0, lapsed_learnings: 0 }),
+    );
+    expect(listSweeps(db, { offset: 0, limit: 1 }).rows).toEqual([
+      { at: NOW.toISOString(), help_requests: 1, runs: 0, proposals: 0, refused_lines: 0, event_files: 0, lapsed_learnings: 0 },
+    ]);
   });
 
   it('a sweep that fails part-way deletes nothing (one transaction)', () => {

@@ -5,7 +5,8 @@ import type { WatcherStatus } from '../../shared/domain.js';
 import { EventsWatcher, type WatcherChange } from '../../electron/node/watcher.js';
 import { ledgerPath, openDb, type Db } from '../../electron/node/store/db.js';
 import { DEFAULT_SETTINGS } from '../../electron/rules/settings.js';
-import { TestFactory, eventually } from './ledgerHarness.js';
+import { eventually } from '../support/factory.js';
+import { TestFactory } from '../support/testFactory.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -17,7 +18,7 @@ async function watched(usePolling: boolean): Promise<{ f: TestFactory; db: Db; c
   cleanups.push(() => f.remove());
   f.propose('builder', 'Already there before the watcher started: rebuild the native modules after upgrades.');
   const db = openDb(ledgerPath(f.dir));
-  cleanups.push(() => db.close());
+  cleanups.push(() => void db.close());
   const changes: WatcherChange[] = [];
   const statuses: WatcherStatus[] = [];
   const watcher = new EventsWatcher({
@@ -46,6 +47,15 @@ describe('the events watcher', () => {
     await eventually(() => count(db) === 2, 'the appended line is applied', 3000);
     expect(Date.now() - appended).toBeLessThan(1000);
     expect(changes.at(-1)?.agents).toEqual(['builder']);
+    expect(changes.at(-1)?.runs_finished).toBe(0);
+  });
+
+  it('tells how many runs finished in what it applied', async () => {
+    const { f, db, changes } = await watched(false);
+    f.fullRun('builder');
+    f.fullRun('reviewer');
+    await eventually(() => (db.prepare('SELECT count(*) AS n FROM runs WHERE finished_at IS NOT NULL').get() as { n: number }).n === 2, 'both runs are applied', 3000);
+    await eventually(() => changes.reduce((sum, c) => sum + c.runs_finished, 0) === 2, 'the changes count both finished runs', 3000);
   });
 
   it('applies every line of a burst, including the last ones (trailing re-read), and a new day file', async () => {

@@ -1,39 +1,40 @@
 /**
- * What the integration tests share: a temporary factory on disk, the CLI run in-process against
- * it, and event lines appended the way the factory appends them.
+ * A factory on disk for the tests: a fresh temporary folder, event lines appended the way the
+ * factory appends them, and waiting for what a running Desk or watcher does by itself.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runCli } from '../../electron/cli/main.js';
+import { afterEach, beforeEach } from 'vitest';
 
-export interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
+export interface TempFactory {
+  dir: string;
+  remove(): void;
 }
 
 /** A fresh, empty factory folder; `remove()` deletes it. */
-export function tempFactory(prefix = 'layover-test-'): { dir: string; remove(): void } {
+export function tempFactory(prefix = 'layover-test-'): TempFactory {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** Runs `layover-desk ARGV --factory DIR` in this process and captures what it printed. */
-export async function runIn(factory: string, ...argv: string[]): Promise<CliResult> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli([...argv, '--factory', factory], {
-    stdout: (text) => void (stdout += text),
-    stderr: (text) => void (stderr += text),
-    env: {},
-    cwd: factory,
-    signal: new AbortController().signal,
+/**
+ * A fresh factory folder for every test of the file, handed to `use` before each test and
+ * deleted after it: `let factory: string; freshFactoryEachTest('x-', (dir) => (factory = dir));`
+ */
+export function freshFactoryEachTest(prefix: string, use: (dir: string) => void): void {
+  let current: TempFactory | null = null;
+  beforeEach(() => {
+    current = tempFactory(prefix);
+    use(current.dir);
   });
-  return { code, stdout, stderr };
+  afterEach(() => {
+    current?.remove();
+    current = null;
+  });
 }
 
-/** Appends events as the factory does: one JSON line each, in the file of their UTC day. */
+/** Appends events as the factory does: one JSON line each, in the file of their UTC day, in the order given. */
 export function appendEvents(factory: string, ...events: Record<string, unknown>[]): void {
   const dir = path.join(factory, 'events');
   fs.mkdirSync(dir, { recursive: true });
@@ -43,13 +44,30 @@ export function appendEvents(factory: string, ...events: Record<string, unknown>
   }
 }
 
-/** Waits until `check` returns a value (not undefined/false), or fails after `ms`. */
-export async function eventually<T>(check: () => T | undefined | false | Promise<T | undefined | false>, ms = 5000): Promise<T> {
+/** The same events in time order (`at`), as a factory writing them as they happen would. */
+export function inTimeOrder<E extends { at: unknown }>(events: readonly E[]): E[] {
+  return [...events].sort((a, b) => (String(a.at) < String(b.at) ? -1 : String(a.at) > String(b.at) ? 1 : 0));
+}
+
+/** Writes `layover.toml` into the factory. */
+export function writeSettings(factory: string, toml: string): void {
+  fs.writeFileSync(path.join(factory, 'layover.toml'), toml);
+}
+
+/**
+ * Waits until `check` returns a value (not undefined / false) and returns it, failing after `ms`
+ * with `what` in the message, rather than sleeping a fixed time.
+ */
+export async function eventually<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  what = 'the condition holds',
+  ms = 5000,
+): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await check();
     if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

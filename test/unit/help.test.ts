@@ -1,9 +1,8 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError, parseOutput } from '../../shared/api.js';
-import { openDb, ledgerPath, type Db } from '../../electron/node/store/db.js';
+import type { Db } from '../../electron/node/store/db.js';
 import {
   applyHelpRequested,
   getChain,
@@ -19,19 +18,19 @@ import {
 import { flushOutbox, pendingOutbox } from '../../electron/node/outbox.js';
 import { chainState } from '../../electron/rules/chains.js';
 import { parseFlagOptions } from '../../electron/cli/flags.js';
+import { tempLedger } from '../support/ledger.js';
 
 let factory: string;
 let db: Db;
+let remove: () => void;
 let seq = 0;
 
 beforeEach(() => {
-  factory = fs.mkdtempSync(path.join(os.tmpdir(), 'layover-help-'));
-  db = openDb(ledgerPath(factory));
+  ({ factory, db, remove } = tempLedger('layover-help-'));
   seq = 0;
 });
 afterEach(() => {
-  db.close();
-  fs.rmSync(factory, { recursive: true, force: true });
+  remove();
 });
 
 /** What ingest does for a run.started: a runs row, and the chain recorded. */

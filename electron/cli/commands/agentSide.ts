@@ -7,22 +7,33 @@ import fs from 'node:fs';
 import { parseEventLine, serializeEvent, AGENT_NAME, type FactoryEvent } from '../../rules/events.js';
 import { appendEventLine, learningsFileFor } from '../../node/factory.js';
 import { readLearningsFile, type LearningsFile } from '../../node/exporter.js';
-import { Refusal } from '../command.js';
+import { Refusal, requiredOption, type ParsedArgs } from '../command.js';
 
-/** Validates `raw` exactly as ingest would and appends it; returns the event and file. */
-export function appendValidated(root: string, raw: Record<string, unknown>): { event: FactoryEvent; file: string } {
+/** Checks `raw` exactly as ingest would: the event and the line that would be appended, or a refusal. */
+export function validatedLine(raw: Record<string, unknown>): { event: FactoryEvent; line: string } {
   const parsed = parseEventLine(JSON.stringify(raw));
   if (!parsed.ok) throw new Refusal(parsed.reason);
   const line = serializeEvent(parsed.event);
   const again = parseEventLine(line);
   if (!again.ok) throw new Refusal(again.reason);
+  return { event: again.event, line };
+}
+
+/** Appends a validated line to today's events file; a line too long to be read is refused. Returns the file. */
+export function appendLine(root: string, line: string): string {
   try {
-    return { event: again.event, file: appendEventLine(root, line) };
+    return appendEventLine(root, line);
   } catch (error) {
     const message = (error as Error).message;
     if (/an event line holds at most/.test(message)) throw new Refusal(message);
     throw error;
   }
+}
+
+/** Validates `raw` exactly as ingest would and appends it; returns the event and file. */
+export function appendValidated(root: string, raw: Record<string, unknown>): { event: FactoryEvent; file: string } {
+  const { event, line } = validatedLine(raw);
+  return { event, file: appendLine(root, line) };
 }
 
 export function checkAgent(agent: string): void {
@@ -31,6 +42,13 @@ export function checkAgent(agent: string): void {
       `--agent ${JSON.stringify(agent)} is not an agent name: 1-64 of a-z 0-9 _ -, starting with a letter or digit`,
     );
   }
+}
+
+/** `--agent A`, required and checked as a name (it becomes a file name). */
+export function agentOption(args: ParsedArgs): string {
+  const agent = requiredOption(args, 'agent');
+  checkAgent(agent);
+  return agent;
 }
 
 /** The agent's current learnings file; none yet means no learnings. */
@@ -47,6 +65,6 @@ export function currentLearnings(root: string, agent: string): LearningsFile {
   try {
     return readLearningsFile(text);
   } catch (error) {
-    throw new Error(`${file} cannot be read: ${(error as Error).message}`);
+    throw new Error(`${file} cannot be read: ${(error as Error).message}`, { cause: error });
   }
 }

@@ -1,26 +1,16 @@
-import fs from 'node:fs';
 import { ulid } from 'ulid';
 import type { Command } from '../command.js';
 import { FACTORY_OPTION, Refusal, factoryDir, flagOption, printJson, requiredOption, stringOption } from '../command.js';
-import { HELP_CATEGORIES, parseEventLine, serializeEvent } from '../../rules/events.js';
-import { appendEventLine, assertFactory, FactoryMissingError } from '../../node/factory.js';
-import { ledgerPath, openDb } from '../../node/store/db.js';
+import { existingFactory, peekLedger } from '../ledgerAccess.js';
+import { HELP_CATEGORIES } from '../../rules/events.js';
+import { appendLine, validatedLine } from './agentSide.js';
 
-/** True when the factory's ledger already holds a request with this id (ingest would refuse it). */
+/**
+ * True when the factory's ledger already holds a request with this id (ingest would refuse it).
+ * A ledger that cannot be read must not stop an agent from asking: ingest checks again.
+ */
 function alreadyFiled(root: string, id: string): boolean {
-  const file = ledgerPath(root);
-  if (!fs.existsSync(file)) return false;
-  try {
-    const db = openDb(file);
-    try {
-      return db.prepare('SELECT 1 FROM help_requests WHERE id = ?').get(id) !== undefined;
-    } finally {
-      db.close();
-    }
-  } catch {
-    // A ledger that cannot be read must not stop an agent from asking: ingest checks again.
-    return false;
-  }
+  return peekLedger(root, (db) => db.prepare('SELECT 1 FROM help_requests WHERE id = ?').get(id) !== undefined) ?? false;
 }
 
 export const askCommand: Command = {
@@ -71,26 +61,11 @@ export const askCommand: Command = {
     const category = stringOption(args, 'category');
     if (category !== undefined) raw.category = category;
 
-    const parsed = parseEventLine(JSON.stringify(raw));
-    if (!parsed.ok) throw new Refusal(parsed.reason);
-
-    let root: string;
-    try {
-      root = assertFactory(factoryDir(args, io));
-    } catch (error) {
-      if (error instanceof FactoryMissingError) throw new Refusal(error.message);
-      throw error;
-    }
+    const { event, line } = validatedLine(raw);
+    const root = existingFactory(factoryDir(args, io));
     if (alreadyFiled(root, id)) throw new Refusal(`help.requested: duplicate help request id ${id}`);
-    const line = serializeEvent(parsed.event);
-    try {
-      appendEventLine(root, line);
-    } catch (error) {
-      const message = (error as Error).message;
-      if (/bytes; an event line holds at most/.test(message)) throw new Refusal(message);
-      throw error;
-    }
-    if (flagOption(args, 'json')) printJson(io, parsed.event);
+    appendLine(root, line);
+    if (flagOption(args, 'json')) printJson(io, event);
     else io.stdout(`${id}\n`);
   },
 };

@@ -1,7 +1,7 @@
-import type { Command } from '../command.js';
-import { FACTORY_OPTION, JSON_OPTION, factoryDir, flagOption, printJson, stringOption } from '../command.js';
+import { FACTORY_OPTION, JSON_OPTION, factoryDir, printList, stringOption, type Command } from '../command.js';
+import { plural } from '../format.js';
+import { withLedger } from '../ledgerAccess.js';
 import { listChains } from '../../node/store/help.js';
-import { withLedger } from './helpCommon.js';
 
 export const chainsCommand: Command = {
   name: ['chains'],
@@ -22,26 +22,18 @@ export const chainsCommand: Command = {
     ...JSON_OPTION,
     agent: { type: 'string' },
   },
-  run(args, io) {
-    const { rows } = withLedger(factoryDir(args, io), (db) =>
+  async run(args, io) {
+    const { rows } = await withLedger(factoryDir(args, io), io, ({ db }) =>
       listChains(db, { agent: stringOption(args, 'agent'), offset: 0, limit: Number.MAX_SAFE_INTEGER }),
     );
-    if (flagOption(args, 'json')) {
-      printJson(io, rows);
-      return;
-    }
-    if (rows.length === 0) {
-      io.stdout('no chains\n');
-      return;
-    }
-    for (const c of rows) {
-      const links = [c.answers ? `answers ${c.answers}` : '', c.continued_as ? `continued as ${c.continued_as}` : '']
-        .filter(Boolean)
-        .join(', ');
-      io.stdout(
-        `${c.chain}  ${c.state.padEnd(14)} ${c.agent}  ${c.runs} run${c.runs === 1 ? '' : 's'}  ${c.workflow ?? '-'}` +
-          `${links ? `  (${links})` : ''}\n`,
-      );
-    }
+    printList(io, args, rows, {
+      empty: 'no chains',
+      line: (c) => {
+        const links = [c.answers ? `answers ${c.answers}` : '', c.continued_as ? `continued as ${c.continued_as}` : '']
+          .filter(Boolean)
+          .join(', ');
+        return `${c.chain}  ${c.state.padEnd(14)} ${c.agent}  ${plural(c.runs, 'run', 'runs')}  ${c.workflow ?? '-'}${links ? `  (${links})` : ''}`;
+      },
+    });
   },
 };

@@ -1,8 +1,23 @@
-import { FACTORY_OPTION, JSON_OPTION, Refusal, factoryDir, flagOption, printJson, requiredOption, stringOption, type Command } from '../command.js';
+/**
+ * `layover-desk reject`, `keep` and `undo`: a person's decisions on learnings, from the terminal.
+ */
+import {
+  FACTORY_OPTION,
+  JSON_OPTION,
+  Refusal,
+  factoryDir,
+  flagOption,
+  printJson,
+  requiredOption,
+  stringOption,
+  type CliIo,
+  type Command,
+  type ParsedArgs,
+} from '../command.js';
+import { withLedger } from '../ledgerAccess.js';
 import { decideLearnings, undoDecisions, type DecisionResult } from '../../node/store/learnings.js';
 import { exportPending } from '../../node/exporter.js';
 import type { Db } from '../../node/store/db.js';
-import { withFactoryLedger } from './ledgerCommon.js';
 
 const COMMON_HELP = [
   '  --by NAME      who decides (required): recorded in the learning history',
@@ -25,13 +40,33 @@ function missingRefusal(db: Db, wanted: string[]): void {
   if (missing.length > 0) throw new Refusal(`no learning has the id ${missing.join(', ')}; nothing was changed`);
 }
 
-function report(io: Parameters<Command['run']>[1], json: boolean, verb: string, result: DecisionResult, why: string): void {
-  if (json) {
-    printJson(io, { changed: result.changed, unchanged: result.unchanged, missing: result.missing });
-    return;
-  }
-  for (const id of result.changed) io.stdout(`${verb} ${id}\n`);
-  for (const id of result.unchanged) io.stderr(`not changed: ${id} (${why})\n`);
+interface Decision {
+  /** The past tense printed for each learning changed: "rejected". */
+  verb: string;
+  /** Why a learning named was left as it was. */
+  unchanged: string;
+  decide(db: Db, wanted: string[], by: string, args: ParsedArgs): DecisionResult;
+}
+
+/**
+ * What `reject`, `keep` and `undo` share: every id must exist (else nothing changes), the
+ * decision is recorded with who made it, and the learnings files of the agents it touched are
+ * re-written so their next runs see it.
+ */
+async function runDecision(args: ParsedArgs, io: CliIo, decision: Decision): Promise<void> {
+  const by = requiredOption(args, 'by');
+  const wanted = ids(args.positionals);
+  await withLedger(factoryDir(args, io), io, ({ root, db, settings }) => {
+    missingRefusal(db, wanted);
+    const result = decision.decide(db, wanted, by, args);
+    exportPending(db, root, settings.learnings.max_per_run);
+    if (flagOption(args, 'json')) {
+      printJson(io, { changed: result.changed, unchanged: result.unchanged, missing: result.missing });
+      return;
+    }
+    for (const id of result.changed) io.stdout(`${decision.verb} ${id}\n`);
+    for (const id of result.unchanged) io.stderr(`not changed: ${id} (${decision.unchanged})\n`);
+  });
 }
 
 export const rejectCommand: Command = {
@@ -48,16 +83,12 @@ export const rejectCommand: Command = {
     ...COMMON_HELP,
   ].join('\n'),
   options: { ...FACTORY_OPTION, ...JSON_OPTION, by: { type: 'string' }, reason: { type: 'string' } },
-  async run(args, io) {
-    const by = requiredOption(args, 'by');
-    const wanted = ids(args.positionals);
-    await withFactoryLedger(factoryDir(args, io), io, ({ root, db, settings }) => {
-      missingRefusal(db, wanted);
-      const result = decideLearnings(db, 'reject', { ids: wanted }, { by, reason: stringOption(args, 'reason'), now: new Date() });
-      exportPending(db, root, settings.learnings.max_per_run);
-      report(io, flagOption(args, 'json'), 'rejected', result, 'already rejected');
-    });
-  },
+  run: (args, io) =>
+    runDecision(args, io, {
+      verb: 'rejected',
+      unchanged: 'already rejected',
+      decide: (db, wanted, by) => decideLearnings(db, 'reject', { ids: wanted }, { by, reason: stringOption(args, 'reason'), now: new Date() }),
+    }),
 };
 
 export const keepCommand: Command = {
@@ -72,16 +103,12 @@ export const keepCommand: Command = {
     ...COMMON_HELP,
   ].join('\n'),
   options: { ...FACTORY_OPTION, ...JSON_OPTION, by: { type: 'string' } },
-  async run(args, io) {
-    const by = requiredOption(args, 'by');
-    const wanted = ids(args.positionals);
-    await withFactoryLedger(factoryDir(args, io), io, ({ root, db, settings }) => {
-      missingRefusal(db, wanted);
-      const result = decideLearnings(db, 'keep', { ids: wanted }, { by, now: new Date() });
-      exportPending(db, root, settings.learnings.max_per_run);
-      report(io, flagOption(args, 'json'), 'kept', result, 'only a provisional or lapsed learning can be kept');
-    });
-  },
+  run: (args, io) =>
+    runDecision(args, io, {
+      verb: 'kept',
+      unchanged: 'only a provisional or lapsed learning can be kept',
+      decide: (db, wanted, by) => decideLearnings(db, 'keep', { ids: wanted }, { by, now: new Date() }),
+    }),
 };
 
 export const undoCommand: Command = {
@@ -96,14 +123,10 @@ export const undoCommand: Command = {
     ...COMMON_HELP,
   ].join('\n'),
   options: { ...FACTORY_OPTION, ...JSON_OPTION, by: { type: 'string' } },
-  async run(args, io) {
-    const by = requiredOption(args, 'by');
-    const wanted = ids(args.positionals);
-    await withFactoryLedger(factoryDir(args, io), io, ({ root, db, settings }) => {
-      missingRefusal(db, wanted);
-      const result = undoDecisions(db, wanted, { by, now: new Date() });
-      exportPending(db, root, settings.learnings.max_per_run);
-      report(io, flagOption(args, 'json'), 'undone', result, 'no rejection or keep to undo');
-    });
-  },
+  run: (args, io) =>
+    runDecision(args, io, {
+      verb: 'undone',
+      unchanged: 'no rejection or keep to undo',
+      decide: (db, wanted, by) => undoDecisions(db, wanted, { by, now: new Date() }),
+    }),
 };

@@ -1,7 +1,7 @@
-import type { Command } from '../command.js';
-import { FACTORY_OPTION, JSON_OPTION, factoryDir, flagOption, printJson, stringOption } from '../command.js';
+import { FACTORY_OPTION, JSON_OPTION, factoryDir, flagOption, printList, stringOption, type Command } from '../command.js';
+import { clip } from '../format.js';
+import { withLedger } from '../ledgerAccess.js';
 import { listHelp } from '../../node/store/help.js';
-import { oneLine, withLedger } from './helpCommon.js';
 
 export const helpRequestsCommand: Command = {
   name: ['help-requests'],
@@ -27,31 +27,24 @@ export const helpRequestsCommand: Command = {
     open: { type: 'boolean' },
     agent: { type: 'string' },
   },
-  run(args, io) {
+  async run(args, io) {
     const agent = stringOption(args, 'agent');
-    const { rows } = withLedger(factoryDir(args, io), (db) =>
+    const { rows } = await withLedger(factoryDir(args, io), io, ({ db }) =>
       listHelp(db, { open: flagOption(args, 'open'), agent, offset: 0, limit: Number.MAX_SAFE_INTEGER }),
     );
-    if (flagOption(args, 'json')) {
-      printJson(io, rows);
-      return;
-    }
-    if (rows.length === 0) {
-      io.stdout('no help requests\n');
-      return;
-    }
-    for (const r of rows) {
-      const mark = r.awaiting_human ? 'AWAITING' : r.fatal ? 'fatal' : '';
-      const flags = r.flags === null ? 'flags unknown' : `${r.workflow} ${JSON.stringify(r.flags)}`;
-      io.stdout(
-        `${r.id}  ${r.state.padEnd(8)} ${mark.padEnd(8)} ${r.agent}  ${r.category ?? '-'}  ${r.at}  ${flags}\n` +
-          `    ${oneLine(r.question)}\n` +
+    printList(io, args, rows, {
+      empty: 'no help requests',
+      line: (r) => {
+        const mark = r.awaiting_human ? 'AWAITING' : r.fatal ? 'fatal' : '';
+        const flags = r.flags === null ? 'flags unknown' : `${r.workflow} ${JSON.stringify(r.flags)}`;
+        return (
+          `${r.id}  ${r.state.padEnd(8)} ${mark.padEnd(8)} ${r.agent}  ${r.category ?? '-'}  ${r.at}  ${flags}\n` +
+          `    ${clip(r.question)}` +
           (r.state === 'open'
             ? ''
-            : `    ${r.state} by ${r.responder ?? '?'} at ${r.answered_at ?? '?'}` +
-              (r.continued_as ? ` -> ${r.continued_as}` : '') +
-              '\n'),
-      );
-    }
+            : `\n    ${r.state} by ${r.responder ?? '?'} at ${r.answered_at ?? '?'}${r.continued_as ? ` -> ${r.continued_as}` : ''}`)
+        );
+      },
+    });
   },
 };

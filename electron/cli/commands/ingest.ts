@@ -1,6 +1,7 @@
-import { FACTORY_OPTION, JSON_OPTION, factoryDir, flagOption, printJson, stringOption, type Command } from '../command.js';
+import { FACTORY_OPTION, JSON_OPTION, factoryDir, flagOption, intOption, printJson, type Command } from '../command.js';
+import { plural } from '../format.js';
+import { withLedger } from '../ledgerAccess.js';
 import { ingest } from '../../node/ingest.js';
-import { intOption, withFactoryLedger } from './ledgerCommon.js';
 
 export const ingestCommand: Command = {
   name: ['ingest'],
@@ -17,20 +18,21 @@ export const ingestCommand: Command = {
     'committed together with the effects of the lines read.',
     '',
     'Options:',
-    '  --json         print { applied, refused: [{file, line, reason}], exported, fatal_help, ... }',
+    '  --json         print { applied, refused: [{file, line, reason}], exported, fatal_help,',
+    '                 runs_finished, settings_error, ... }',
     '  --batch N      most lines per transaction (default 500)',
     '  --factory DIR  the factory (default: $LAYOVER_FACTORY, else the current folder)',
   ].join('\n'),
   options: { ...FACTORY_OPTION, ...JSON_OPTION, batch: { type: 'string' } },
   async run(args, io) {
-    const maxLines = intOption(stringOption(args, 'batch'), 'batch', 500);
-    await withFactoryLedger(factoryDir(args, io), io, async ({ root, db, settings, settingsError }) => {
+    const maxLines = intOption(args, 'batch', 500);
+    await withLedger(factoryDir(args, io), io, async ({ root, db, settings, settingsError }) => {
       const result = await ingest(db, root, { settings, maxLines, signal: io.signal });
       if (flagOption(args, 'json')) {
         printJson(io, { ...result, settings_error: settingsError });
         return;
       }
-      io.stdout(`applied ${result.applied} event${result.applied === 1 ? '' : 's'}, refused ${result.refused.length} line${result.refused.length === 1 ? '' : 's'}\n`);
+      io.stdout(`applied ${plural(result.applied, 'event', 'events')}, refused ${plural(result.refused.length, 'line', 'lines')}\n`);
       for (const r of result.refused) io.stdout(`  refused ${r.file}:${r.line}: ${r.reason}\n`);
       if (result.exported.length > 0) io.stdout(`re-wrote learnings for: ${result.exported.join(', ')}\n`);
       if (result.fatal_help.length > 0) io.stdout(`new fatal help requests: ${result.fatal_help.join(', ')}\n`);

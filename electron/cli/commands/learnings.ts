@@ -1,7 +1,8 @@
 import { LEARNING_STATES, type Learning, type LearningState } from '../../../shared/domain.js';
-import { FACTORY_OPTION, JSON_OPTION, Refusal, factoryDir, flagOption, printJson, stringOption, type Command } from '../command.js';
+import { FACTORY_OPTION, JSON_OPTION, Refusal, factoryDir, listOption, printList, stringOption, type Command } from '../command.js';
+import { clip } from '../format.js';
+import { withLedger } from '../ledgerAccess.js';
 import { queryLearnings } from '../../node/store/learningQueries.js';
-import { clip, withFactoryLedger } from './ledgerCommon.js';
 
 /** The SPEC 2 field names, in the SPEC's order: what `--json` prints for each learning. */
 export const LEARNING_FIELDS = [
@@ -30,15 +31,14 @@ export const learningsCommand: Command = {
   ].join('\n'),
   options: { ...FACTORY_OPTION, ...JSON_OPTION, agent: { type: 'string' }, state: { type: 'string', multiple: true } },
   async run(args, io) {
-    const raw = args.values.state;
-    const states = (Array.isArray(raw) ? raw : typeof raw === 'string' ? [raw] : []).map(String);
+    const states = listOption(args, 'state');
     for (const s of states) {
       if (!(LEARNING_STATES as readonly string[]).includes(s)) {
         throw new Refusal(`--state ${JSON.stringify(s)} is not one of ${LEARNING_STATES.join(', ')}`);
       }
     }
     const agent = stringOption(args, 'agent');
-    await withFactoryLedger(factoryDir(args, io), io, ({ db }) => {
+    const rows = await withLedger(factoryDir(args, io), io, ({ db }) => {
       const rows: Learning[] = [];
       const pageSize = 1000;
       for (let offset = 0; ; offset += pageSize) {
@@ -52,15 +52,12 @@ export const learningsCommand: Command = {
         rows.push(...page.rows);
         if (page.rows.length < pageSize) break;
       }
-      if (flagOption(args, 'json')) {
-        printJson(io, rows.map(learningJson));
-        return;
-      }
-      if (rows.length === 0) {
-        io.stdout('no learnings\n');
-        return;
-      }
-      for (const l of rows) {
+      return rows;
+    });
+    printList(io, args, rows, {
+      empty: 'no learnings',
+      json: learningJson,
+      line: (l) => {
         const extra =
           l.state === 'provisional'
             ? `${l.runs_left} runs left`
@@ -69,11 +66,11 @@ export const learningsCommand: Command = {
               : l.state === 'confirmed' && l.decided_by
                 ? `kept by ${l.decided_by}`
                 : '';
-        io.stdout(
+        return (
           `${l.id}  ${l.agent}  ${l.state.padEnd(11)} ${l.impact.padEnd(6)} ` +
-            `r${l.rediscoveries} e${l.echoes}${extra ? `  (${extra})` : ''}\n    ${clip(l.text, 100)}\n`,
+          `r${l.rediscoveries} e${l.echoes}${extra ? `  (${extra})` : ''}\n    ${clip(l.text, 100)}`
         );
-      }
+      },
     });
   },
 };

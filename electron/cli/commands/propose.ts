@@ -1,30 +1,21 @@
-import fs from 'node:fs';
 import { IMPACTS } from '../../../shared/domain.js';
-import { FACTORY_OPTION, JSON_OPTION, Refusal, factoryDir, flagOption, printJson, requiredOption, stringOption, type Command } from '../command.js';
+import { FACTORY_OPTION, JSON_OPTION, Refusal, factoryDir, flagOption, printJson, stringOption, type Command } from '../command.js';
+import { existingFactory, peekLedger, peekSettings } from '../ledgerAccess.js';
 import { screen } from '../../rules/screen.js';
-import { ledgerPath, openDb } from '../../node/store/db.js';
 import { matchingLearnings } from '../../node/store/learnings.js';
-import { appendValidated, checkAgent } from './agentSide.js';
-import { existingFactory, loadSettings } from './ledgerCommon.js';
+import { agentOption, appendValidated } from './agentSide.js';
 
-/** A rejection in the ledger that would refuse this proposal at ingest, if the ledger exists. */
+/**
+ * A rejection in the ledger that would refuse this proposal at ingest, if the ledger exists and
+ * opens (else ingest judges it: the agent is not held up by a ledger it cannot read).
+ */
 function rejectedMatch(root: string, agent: string, text: string): string | null {
-  const file = ledgerPath(root);
-  if (!fs.existsSync(file)) return null;
-  let db;
-  try {
-    db = openDb(file, { readonly: true });
-  } catch {
-    return null; // ingest will judge it; the agent is not held up by a ledger it cannot read
-  }
-  try {
+  return peekLedger(root, (db) => {
     const hit = matchingLearnings(db, agent, text).find((l) => l.state === 'rejected');
     if (!hit) return null;
     const day = hit.decided_at ? hit.decided_at.slice(0, 10) : 'an unknown date';
     return `the same as learning ${hit.id}, rejected by ${hit.decided_by ?? 'a person'} on ${day}`;
-  } finally {
-    db.close();
-  }
+  });
 }
 
 export const proposeCommand: Command = {
@@ -51,13 +42,12 @@ export const proposeCommand: Command = {
   ].join('\n'),
   options: { ...FACTORY_OPTION, ...JSON_OPTION, agent: { type: 'string' }, run: { type: 'string' }, impact: { type: 'string' } },
   async run(args, io) {
-    const agent = requiredOption(args, 'agent');
-    checkAgent(agent);
+    const agent = agentOption(args);
     const text = args.positionals.join(' ');
     const impact = stringOption(args, 'impact') ?? 'medium';
     if (!(IMPACTS as readonly string[]).includes(impact)) throw new Refusal(`--impact ${JSON.stringify(impact)} is not one of ${IMPACTS.join(', ')}`);
     const root = existingFactory(factoryDir(args, io));
-    const { settings } = loadSettings(root, io);
+    const { settings } = peekSettings(root, io);
     const screened = screen(text, settings.learnings.max_text);
     if (!screened.ok) throw new Refusal(screened.reason);
     const rejected = rejectedMatch(root, agent, screened.text);

@@ -11,8 +11,9 @@ import {
   stringOption,
 } from '../command.js';
 import { parseFlagOptions } from '../flags.js';
+import { withLedger } from '../ledgerAccess.js';
+import { osAccountName } from '../../node/osUser.js';
 import { chainFilePath, reply } from '../../node/store/help.js';
-import { osAccountName, withLedger } from './helpCommon.js';
 
 export const replyCommand: Command = {
   name: ['reply'],
@@ -50,7 +51,7 @@ export const replyCommand: Command = {
     'no-flags': { type: 'boolean' },
     route: { type: 'string', multiple: true },
   },
-  run(args, io) {
+  async run(args, io) {
     const id = requiredOption(args, 'request');
     const answer = stringOption(args, 'answer');
     if (answer === undefined) throw new Refusal('--answer is required');
@@ -59,7 +60,7 @@ export const replyCommand: Command = {
     if (noFlags && flagList.length > 0) throw new Refusal('--no-flags and --flag contradict each other');
     const flags = noFlags ? {} : flagList.length > 0 ? parseFlagOptions(flagList) : undefined;
     const routes = listOption(args, 'route');
-    const answered = withLedger(factoryDir(args, io), (db, root) =>
+    const answered = await withLedger(factoryDir(args, io), io, ({ db, root }) =>
       reply(
         db,
         root,

@@ -1,7 +1,8 @@
 import type { Command } from '../command.js';
 import { FACTORY_OPTION, JSON_OPTION, factoryDir, flagOption, printJson, requiredOption, stringOption } from '../command.js';
+import { withLedger } from '../ledgerAccess.js';
+import { osAccountName } from '../../node/osUser.js';
 import { resolve } from '../../node/store/help.js';
-import { osAccountName, withLedger } from './helpCommon.js';
 
 export const resolveCommand: Command = {
   name: ['resolve'],
@@ -23,9 +24,9 @@ export const resolveCommand: Command = {
     request: { type: 'string' },
     by: { type: 'string' },
   },
-  run(args, io) {
+  async run(args, io) {
     const id = requiredOption(args, 'request');
-    const resolved = withLedger(factoryDir(args, io), (db) =>
+    const resolved = await withLedger(factoryDir(args, io), io, ({ db }) =>
       resolve(db, { id, by: stringOption(args, 'by') }, osAccountName(io.env)),
     );
     if (flagOption(args, 'json')) {

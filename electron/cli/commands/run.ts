@@ -12,8 +12,8 @@ import {
   type Command,
 } from '../command.js';
 import { parseFlagOptions } from '../flags.js';
-import { appendValidated, checkAgent, currentLearnings } from './agentSide.js';
-import { existingFactory } from './ledgerCommon.js';
+import { existingFactory } from '../ledgerAccess.js';
+import { agentOption, appendValidated, currentLearnings } from './agentSide.js';
 
 export const runStartCommand: Command = {
   name: ['run', 'start'],
@@ -49,8 +49,7 @@ export const runStartCommand: Command = {
     answers: { type: 'string' },
   },
   async run(args, io) {
-    const agent = requiredOption(args, 'agent');
-    checkAgent(agent);
+    const agent = agentOption(args);
     const run = requiredOption(args, 'run');
     const chain = requiredOption(args, 'chain');
     const flags = parseFlagOptions(listOption(args, 'flag'));
@@ -100,8 +99,7 @@ export const runFinishCommand: Command = {
   ].join('\n'),
   options: { ...FACTORY_OPTION, ...JSON_OPTION, agent: { type: 'string' }, run: { type: 'string' }, outcome: { type: 'string' } },
   async run(args, io) {
-    const agent = requiredOption(args, 'agent');
-    checkAgent(agent);
+    const agent = agentOption(args);
     const run = requiredOption(args, 'run');
     const outcome = requiredOption(args, 'outcome');
     if (!(RUN_OUTCOMES as readonly string[]).includes(outcome)) {

@@ -1,6 +1,7 @@
-import { FACTORY_OPTION, JSON_OPTION, factoryDir, flagOption, printJson, stringOption, type Command } from '../command.js';
+import { FACTORY_OPTION, JSON_OPTION, factoryDir, intOption, printList, stringOption, type Command } from '../command.js';
+import { plural } from '../format.js';
+import { withLedger } from '../ledgerAccess.js';
 import { listRuns } from '../../node/store/runs.js';
-import { intOption, withFactoryLedger } from './ledgerCommon.js';
 
 export const runsCommand: Command = {
   name: ['runs'],
@@ -19,20 +20,13 @@ export const runsCommand: Command = {
   ].join('\n'),
   options: { ...FACTORY_OPTION, ...JSON_OPTION, agent: { type: 'string' }, limit: { type: 'string' } },
   async run(args, io) {
-    const limit = intOption(stringOption(args, 'limit'), 'limit', -1);
-    await withFactoryLedger(factoryDir(args, io), io, ({ db }) => {
-      const { rows } = listRuns(db, { agent: stringOption(args, 'agent'), limit });
-      if (flagOption(args, 'json')) {
-        printJson(io, rows);
-        return;
-      }
-      if (rows.length === 0) io.stdout('no runs\n');
-      for (const r of rows) {
-        io.stdout(
-          `${r.run}  ${r.agent}  chain ${r.chain}  ${r.started_at}  ${r.outcome ?? 'running'}  ` +
-            `${r.learnings.length} learning${r.learnings.length === 1 ? '' : 's'}\n`,
-        );
-      }
+    const limit = intOption(args, 'limit', -1);
+    const { rows } = await withLedger(factoryDir(args, io), io, ({ db }) => listRuns(db, { agent: stringOption(args, 'agent'), limit }));
+    printList(io, args, rows, {
+      empty: 'no runs',
+      line: (r) =>
+        `${r.run}  ${r.agent}  chain ${r.chain}  ${r.started_at}  ${r.outcome ?? 'running'}  ` +
+        plural(r.learnings.length, 'learning', 'learnings'),
     });
   },
 };

@@ -1,11 +1,9 @@
 /**
- * `layover-desk backup`, `backups` and `restore`: the ledger's safety copies by hand, and the
- * way every retention/safety command opens the ledger so that one that cannot be opened is
- * reported with its path and the newest copy (exit 1), and never written to.
+ * `layover-desk backup`, `backups` and `restore`: the ledger's safety copies by hand. `backups`
+ * and `restore` work also when the ledger cannot be opened: they never open it.
  */
 import fs from 'node:fs';
 import {
-  EXIT_FAILURE,
   FACTORY_OPTION,
   JSON_OPTION,
   Refusal,
@@ -16,44 +14,9 @@ import {
   type Command,
   type ParsedArgs,
 } from '../command.js';
-import { backupLedger, backupsDir, ledgerProblem, listBackups, restoreBackup, RestoreRefused } from '../../node/backup.js';
-import { assertFactory, FactoryMissingError } from '../../node/factory.js';
-import { LedgerOpenError, ledgerPath, openDb, type Db } from '../../node/store/db.js';
-
-/**
- * Runs `work` with the factory's ledger open, closing it after. A ledger that cannot be opened
- * is reported on stderr (naming the file and the newest safety copy) and gives exit 1.
- */
-export async function withLedger(
-  factory: string,
-  io: CliIo,
-  work: (db: Db, root: string) => Promise<number | void> | number | void,
-): Promise<number | void> {
-  let root: string;
-  try {
-    root = assertFactory(factory);
-  } catch (error) {
-    if (error instanceof FactoryMissingError) throw new Refusal(error.message);
-    throw error;
-  }
-  let db: Db;
-  try {
-    db = openDb(ledgerPath(root));
-  } catch (error) {
-    if (!(error instanceof LedgerOpenError)) throw error;
-    const problem = ledgerProblem(root, error);
-    io.stderr(`layover-desk: ${problem.message}\n`);
-    if (problem.newest_backup) {
-      io.stderr(`To restore it: layover-desk restore --factory ${root} ${problem.newest_backup}\n`);
-    }
-    return EXIT_FAILURE;
-  }
-  try {
-    return await work(db, root);
-  } finally {
-    db.close();
-  }
-}
+import { existingFactory, withLedger } from '../ledgerAccess.js';
+import { backupLedger, backupsDir, listBackups, restoreBackup, RestoreRefused } from '../../node/backup.js';
+import { ledgerPath } from '../../node/store/db.js';
 
 function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -76,11 +39,11 @@ export const backupCommand: Command = {
     '  --json         print the copy made as JSON: {name, file, at, size}',
   ].join('\n'),
   async run(args: ParsedArgs, io: CliIo) {
-    const factory = factoryDir(args, io);
+    const factory = existingFactory(factoryDir(args, io));
     if (!fs.existsSync(ledgerPath(factory))) {
       throw new Refusal(`there is no ledger at ${ledgerPath(factory)} yet: nothing to copy`);
     }
-    return withLedger(factory, io, async (db, root) => {
+    return withLedger(factory, io, async ({ db, root }) => {
       const info = await backupLedger(db, root, new Date());
       if (flagOption(args, 'json')) printJson(io, info);
       else io.stdout(`Safety copy written: ${info.file} (${formatSize(info.size)})\n`);
@@ -102,7 +65,7 @@ export const backupsCommand: Command = {
     '  --json         print {rows: [{name, file, at, size}]}',
   ].join('\n'),
   run(args: ParsedArgs, io: CliIo) {
-    const factory = factoryDir(args, io);
+    const factory = existingFactory(factoryDir(args, io));
     const rows = listBackups(factory);
     if (flagOption(args, 'json')) {
       printJson(io, { rows });
@@ -133,7 +96,7 @@ export const restoreCommand: Command = {
     '  --json         print {restored, moved_aside}',
   ].join('\n'),
   run(args: ParsedArgs, io: CliIo) {
-    const factory = factoryDir(args, io);
+    const factory = existingFactory(factoryDir(args, io));
     const [name, ...extra] = args.positionals;
     if (name === undefined || name.trim() === '') throw new Refusal('name the safety copy to restore (see `layover-desk backups`)');
     if (extra.length > 0) throw new Refusal(`one safety copy at a time; unexpected: ${extra.join(' ')}`);

@@ -2,23 +2,20 @@
  * `layover-desk sweep`: one retention sweep now, with its report.
  */
 import type { SweepReport } from '../../../shared/domain.js';
-import { FACTORY_OPTION, JSON_OPTION, Refusal, factoryDir, flagOption, printJson, type CliIo, type Command, type ParsedArgs } from '../command.js';
-import { SettingsSource } from '../../node/settingsFile.js';
+import { FACTORY_OPTION, JSON_OPTION, factoryDir, flagOption, printJson, type CliIo, type Command, type ParsedArgs } from '../command.js';
+import { plural } from '../format.js';
+import { withLedger } from '../ledgerAccess.js';
 import { sweep } from '../../node/sweep.js';
 import { retentionHorizon } from '../../rules/retention.js';
-import { withLedger } from './safety.js';
-
-function plural(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
 
 export function describeSweep(report: SweepReport): string {
   return [
-    `${plural(report.help_requests, 'help request', 'help requests')}`,
-    `${plural(report.runs, 'run', 'runs')}`,
-    `${plural(report.proposals, 'logged proposal', 'logged proposals')}`,
-    `${plural(report.event_files, 'events file', 'events files')}`,
-    `${plural(report.lapsed_learnings, 'lapsed learning', 'lapsed learnings')}`,
+    plural(report.help_requests, 'help request', 'help requests'),
+    plural(report.runs, 'run', 'runs'),
+    plural(report.proposals, 'logged proposal', 'logged proposals'),
+    plural(report.refused_lines, 'refused event line', 'refused event lines'),
+    plural(report.event_files, 'events file', 'events files'),
+    plural(report.lapsed_learnings, 'lapsed learning', 'lapsed learnings'),
   ].join(', ');
 }
 
@@ -29,8 +26,9 @@ export const sweepCommand: Command = {
   options: { ...FACTORY_OPTION, ...JSON_OPTION },
   help: [
     'Runs one retention sweep, as the Desk does at start, after runs finish and hourly:',
-    '- help requests, runs and the proposal log go a whole UTC day at a time once older than',
-    '  [retention] days (default 90), and so do fully read events/*.jsonl files;',
+    '- help requests, runs, the proposal log and the refused event lines go a whole UTC day at',
+    '  a time once older than [retention] days (default 90), and so do fully read',
+    '  events/*.jsonl files;',
     '- a lapsed learning goes [learnings] keep_lapsed_days after it lapsed (default 14; 0 at',
     '  once); rejected, confirmed and provisional learnings are never deleted.',
     'The ledger part is one transaction. A layover.toml with errors is refused rather than',
@@ -38,15 +36,11 @@ export const sweepCommand: Command = {
     '',
     'Options:',
     '  --factory DIR  the factory (default: $LAYOVER_FACTORY, else the current folder)',
-    '  --json         print the report: {at, help_requests, runs, proposals, event_files, lapsed_learnings}',
+    '  --json         print the report: {at, help_requests, runs, proposals, refused_lines,',
+    '                 event_files, lapsed_learnings}',
   ].join('\n'),
   run(args: ParsedArgs, io: CliIo) {
-    const factory = factoryDir(args, io);
-    const source = new SettingsSource(factory);
-    const problem = source.error();
-    if (problem !== null) throw new Refusal(`not sweeping: ${problem}`);
-    const settings = source.current();
-    return withLedger(factory, io, (db, root) => {
+    return withLedger(factoryDir(args, io), io, ({ db, root, settings }) => {
       const now = new Date();
       const report = sweep(db, root, settings, now);
       if (flagOption(args, 'json')) {
@@ -58,6 +52,6 @@ export const sweepCommand: Command = {
         `Kept: records from ${retentionHorizon(now, settings)} on (UTC days); lapsed learnings for ` +
           `${plural(settings.learnings.keep_lapsed_days, 'day', 'days')} after they lapsed.\n`,
       );
-    });
+    }, { strictSettings: 'not sweeping' });
   },
 };

@@ -19,6 +19,7 @@ import { ApiError } from '../../../shared/api.js';
 import type { Chain, Flags, HelpCategory, HelpRequest, HelpState, Run, RunOutcome } from '../../../shared/domain.js';
 import { chainState, humanTime } from '../../rules/chains.js';
 import type { Db } from './db.js';
+import { stmt } from './statements.js';
 import { flushOutbox } from '../outbox.js';
 import { EventRefused } from './learnings.js';
 
@@ -209,13 +210,13 @@ function toRun(row: RunRow): Run {
  * refuses the line.
  */
 export function applyHelpRequested(db: Db, event: HelpRequestedFields): HelpRequest {
-  const seen = db.prepare('SELECT 1 FROM help_requests WHERE id = ?').get(event.id);
+  const seen = stmt(db, 'SELECT 1 FROM help_requests WHERE id = ?').get(event.id);
   if (seen !== undefined) throw new EventRefused(`duplicate help request id ${event.id}`);
-  const asked = db
-    .prepare('SELECT workflow, flags, routes FROM runs WHERE run = ? AND agent = ?')
+  const asked = stmt(db, 'SELECT workflow, flags, routes FROM runs WHERE run = ? AND agent = ?')
     .get(event.run, event.agent) as { workflow: string; flags: string; routes: string } | undefined;
   const at = utc(event.at);
-  db.prepare(
+  stmt(
+    db,
     `INSERT INTO help_requests (id, agent, run, chain, fatal, category, question, at, day, state,
        workflow, flags, routes)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?)`,
@@ -234,7 +235,7 @@ export function applyHelpRequested(db: Db, event: HelpRequestedFields): HelpRequ
     asked?.routes ?? null,
   );
   // A request whose run was never recorded still names a chain the operator must see.
-  db.prepare('INSERT OR IGNORE INTO chains (chain, agent, created_at) VALUES (?, ?, ?)').run(
+  stmt(db, 'INSERT OR IGNORE INTO chains (chain, agent, created_at) VALUES (?, ?, ?)').run(
     event.chain,
     event.agent,
     at,
@@ -248,7 +249,8 @@ export function applyHelpRequested(db: Db, event: HelpRequestedFields): HelpRequ
  * answers; later runs change nothing, except filling what a row created without a run lacked.
  */
 export function recordChainRun(db: Db, event: RunStartedFields): void {
-  db.prepare(
+  stmt(
+    db,
     `INSERT INTO chains (chain, agent, answers, workflow, flags, routes, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (chain) DO UPDATE SET
@@ -271,7 +273,7 @@ export function recordChainRun(db: Db, event: RunStartedFields): void {
 // Reading.
 
 export function getHelp(db: Db, id: string): HelpRequest | undefined {
-  const row = db.prepare(`${HELP_SELECT} WHERE r.id = ?`).get(id) as HelpRow | undefined;
+  const row = stmt(db, `${HELP_SELECT} WHERE r.id = ?`).get(id) as HelpRow | undefined;
   return row ? toHelpRequest(row) : undefined;
 }
 

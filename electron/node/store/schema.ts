@@ -37,14 +37,50 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX learnings_last ON learnings (last_at);
 
   -- The word index sameness finds candidates through: a proposal is compared only with the
-  -- agent's learnings that share a significant word with it, never with all of them.
+  -- agent's learnings that hold enough of its rarest significant words and have a length that
+  -- could be the same claim, never with all of them (see matchingLearnings in learnings.ts).
+  -- word_count is the learning's (it never changes: a learning's text never does); keyed after
+  -- the word so a lookup takes only the lengths it needs. An insert that leaves word_count out
+  -- (a repair by hand) gets it from the learning.
   CREATE TABLE learning_words (
     agent TEXT NOT NULL,
     word TEXT NOT NULL,
+    word_count INTEGER NOT NULL DEFAULT NULL,
     learning_rowid INTEGER NOT NULL REFERENCES learnings (rowid) ON DELETE CASCADE,
-    PRIMARY KEY (agent, word, learning_rowid)
+    PRIMARY KEY (agent, word, word_count, learning_rowid)
   ) WITHOUT ROWID;
   CREATE INDEX learning_words_learning ON learning_words (learning_rowid);
+  CREATE TRIGGER learning_words_fill_count BEFORE INSERT ON learning_words WHEN new.word_count IS NULL BEGIN
+    INSERT INTO learning_words (agent, word, word_count, learning_rowid)
+      VALUES (new.agent, new.word, (SELECT word_count FROM learnings WHERE rowid = new.learning_rowid), new.learning_rowid);
+    SELECT RAISE(IGNORE);
+  END;
+
+  -- How many of an agent's learnings hold each word, so matching can look candidates up through
+  -- a proposal's rarest words. Kept by triggers on learning_words rather than by the code that
+  -- inserts learnings, so that every path that adds or removes index rows (a new learning, a
+  -- sweep deleting lapsed learnings, the foreign-key cascade, a repair by hand) keeps it right.
+  -- A count that reaches zero is deleted: a missing row means no learning holds the word.
+  CREATE TABLE learning_word_counts (
+    agent TEXT NOT NULL,
+    word TEXT NOT NULL,
+    learnings INTEGER NOT NULL,
+    PRIMARY KEY (agent, word)
+  ) WITHOUT ROWID;
+  CREATE TRIGGER learning_words_count_insert AFTER INSERT ON learning_words BEGIN
+    INSERT INTO learning_word_counts (agent, word, learnings) VALUES (new.agent, new.word, 1)
+      ON CONFLICT (agent, word) DO UPDATE SET learnings = learnings + 1;
+  END;
+  CREATE TRIGGER learning_words_count_delete AFTER DELETE ON learning_words BEGIN
+    UPDATE learning_word_counts SET learnings = learnings - 1 WHERE agent = old.agent AND word = old.word;
+    DELETE FROM learning_word_counts WHERE agent = old.agent AND word = old.word AND learnings <= 0;
+  END;
+  CREATE TRIGGER learning_words_count_update AFTER UPDATE OF agent, word ON learning_words BEGIN
+    UPDATE learning_word_counts SET learnings = learnings - 1 WHERE agent = old.agent AND word = old.word;
+    DELETE FROM learning_word_counts WHERE agent = old.agent AND word = old.word AND learnings <= 0;
+    INSERT INTO learning_word_counts (agent, word, learnings) VALUES (new.agent, new.word, 1)
+      ON CONFLICT (agent, word) DO UPDATE SET learnings = learnings + 1;
+  END;
 
   -- Full-text search for the operator's search box.
   CREATE VIRTUAL TABLE learnings_fts USING fts5 (
@@ -111,6 +147,8 @@ export const MIGRATIONS: readonly string[] = [
     day TEXT NOT NULL
   );
   CREATE INDEX runs_agent ON runs (agent, seq);
+  -- The next run's seq is max(seq) + 1: without this index every run.started scanned all runs.
+  CREATE INDEX runs_seq ON runs (seq);
   CREATE INDEX runs_chain ON runs (chain, seq);
   CREATE INDEX runs_day ON runs (day);
 
@@ -192,6 +230,13 @@ export const MIGRATIONS: readonly string[] = [
     seq INTEGER PRIMARY KEY,
     at TEXT NOT NULL,
     report TEXT NOT NULL
+  );
+
+  -- What the Desk remembers about itself between processes, by key (see store/meta.ts): e.g. the
+  -- last good settings, in force while layover.toml is refused.
+  CREATE TABLE meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
   );
   `,
 ];

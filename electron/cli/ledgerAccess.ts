@@ -1,0 +1,137 @@
+/**
+ * How every `layover-desk` command reaches a factory: its folder, its ledger and its settings,
+ * opened one way, so that the same trouble gives the same exit code and message whichever
+ * command met it (SPEC 9: 0 done, 2 refused or bad input, 1 failure):
+ *
+ * - a factory folder that does not exist (a typo in `--factory`) is refused, exit 2, and no empty
+ *   factory is created in its place;
+ * - a ledger that cannot be opened (corrupt, written by a newer Desk, locked by another program)
+ *   is a failure, exit 1, reported with the file and the newest safety copy; nothing is written
+ *   to it;
+ * - `layover.toml` is read through `SettingsSource`, seeded with the last good settings the
+ *   ledger keeps (SPEC 7), and a refused file is reported on stderr naming the key: the command
+ *   goes on with the last good settings (or is refused, for a command that must not run on
+ *   other settings than the file says).
+ *
+ * Agent-side commands (`propose`, `ask`) only peek into the ledger: an agent is never held up by
+ * a ledger it cannot read, since ingest checks everything again.
+ */
+import fs from 'node:fs';
+import { ledgerProblem } from '../node/backup.js';
+import { assertFactory, FactoryMissingError } from '../node/factory.js';
+import { ledgerSettings, SettingsSource } from '../node/settingsFile.js';
+import { LedgerOpenError, ledgerPath, openDb, type Db } from '../node/store/db.js';
+import { readLastGoodSettings } from '../node/store/meta.js';
+import type { Settings } from '../rules/settings.js';
+import { Failure, Refusal, type CliIo } from './command.js';
+
+export interface FactoryLedger {
+  /** The factory folder, resolved. */
+  root: string;
+  db: Db;
+  /** The settings in force: layover.toml when it is good, else the last good ones. */
+  settings: Settings;
+  /** Why layover.toml is not in force (already reported on stderr), or null. */
+  settingsError: string | null;
+}
+
+export interface LedgerAccessOptions {
+  /**
+   * Refuse (exit 2) rather than go on with the last good settings when layover.toml is bad, with
+   * these opening words (e.g. "not sweeping"): for a command whose effect depends on the numbers
+   * the file says (a sweep deletes by them).
+   */
+  strictSettings?: string;
+}
+
+/** The factory folder, resolved, or a refusal naming it when it does not exist. */
+export function existingFactory(factory: string): string {
+  try {
+    return assertFactory(factory);
+  } catch (error) {
+    if (error instanceof FactoryMissingError) throw new Refusal(error.message);
+    throw error;
+  }
+}
+
+/** Opens the ledger, or fails (exit 1) naming the file and the newest safety copy. */
+function openLedger(root: string): Db {
+  try {
+    return openDb(ledgerPath(root));
+  } catch (error) {
+    if (!(error instanceof LedgerOpenError)) throw error;
+    const problem = ledgerProblem(root, error);
+    const restore = problem.newest_backup
+      ? `\nTo restore it: layover-desk restore --factory ${root} ${problem.newest_backup}`
+      : '';
+    throw new Failure(`${problem.message}${restore}`);
+  }
+}
+
+/** Tells the operator on stderr why layover.toml is not in force, and what in it is ignored. */
+function reportSettings(source: SettingsSource, io: CliIo): void {
+  const error = source.error();
+  if (error) io.stderr(`warning: ${error}\n`);
+  for (const warning of source.warnings()) io.stderr(`warning: layover.toml: ${warning}\n`);
+}
+
+/**
+ * Runs `work` with the factory's ledger open and its settings read, closing the ledger after,
+ * whatever happens.
+ */
+export async function withLedger<T>(
+  factory: string,
+  io: CliIo,
+  work: (ledger: FactoryLedger) => T | Promise<T>,
+  options: LedgerAccessOptions = {},
+): Promise<T> {
+  const root = existingFactory(factory);
+  const db = openLedger(root);
+  try {
+    const source = ledgerSettings(root, db);
+    const settingsError = source.error();
+    if (settingsError !== null && options.strictSettings !== undefined) throw new Refusal(`${options.strictSettings}: ${settingsError}`);
+    reportSettings(source, io);
+    return await work({ root, db, settings: source.current(), settingsError });
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Runs `look` on the factory's ledger opened read-only, if there is one that opens: null when
+ * there is none yet or it cannot be read. For the agent side, which must not be held up by the
+ * ledger (ingest checks again) and never writes to it.
+ */
+export function peekLedger<T>(root: string, look: (db: Db) => T): T | null {
+  const file = ledgerPath(root);
+  if (!fs.existsSync(file)) return null;
+  let db: Db;
+  try {
+    db = openDb(file, { readonly: true });
+  } catch {
+    return null;
+  }
+  try {
+    return look(db);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * The settings for a command that does not open the ledger for writing (the agent side): the
+ * file's, else the last good ones the ledger keeps; a refused file is reported on stderr.
+ */
+export function peekSettings(root: string, io: CliIo): { settings: Settings; error: string | null } {
+  const lastGood = peekLedger(root, (db) => {
+    try {
+      return readLastGoodSettings(db);
+    } catch {
+      return null;
+    }
+  });
+  const source = new SettingsSource(root, { lastGood });
+  reportSettings(source, io);
+  return { settings: source.current(), error: source.error() };
+}

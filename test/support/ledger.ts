@@ -1,0 +1,43 @@
+/** Looking into a factory's ledger from a test, and a ledger of its own for tests of the store. */
+import Database from 'better-sqlite3';
+import { ledgerPath, openDb, type Db } from '../../electron/node/store/db.js';
+import { tempFactory } from './factory.js';
+
+/** Rows of `sql` from the SQLite file `file`, opened read-only and closed again. */
+export function queryFile<T = Record<string, unknown>>(file: string, sql: string, ...params: unknown[]): T[] {
+  const db = new Database(file, { readonly: true });
+  try {
+    return db.prepare(sql).all(...params) as T[];
+  } finally {
+    db.close();
+  }
+}
+
+/** Rows of `sql` from the factory's ledger, opened read-only and closed again. */
+export function queryLedger<T = Record<string, unknown>>(factory: string, sql: string, ...params: unknown[]): T[] {
+  return queryFile<T>(ledgerPath(factory), sql, ...params);
+}
+
+/** Runs `fn` with the factory's ledger open (read-write, migrated), closing it after. */
+export function withTestLedger<T>(factory: string, fn: (db: Db) => T): T {
+  const db = openDb(ledgerPath(factory));
+  try {
+    return fn(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** A fresh factory with its ledger open; `remove()` closes it and deletes the folder. */
+export function tempLedger(prefix = 'layover-ledger-'): { factory: string; db: Db; remove(): void } {
+  const { dir, remove } = tempFactory(prefix);
+  const db = openDb(ledgerPath(dir));
+  return {
+    factory: dir,
+    db,
+    remove: () => {
+      db.close();
+      remove();
+    },
+  };
+}
