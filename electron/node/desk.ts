@@ -65,6 +65,8 @@ class FactorySession {
   sweeps: SweepScheduler | null = null;
   backups: BackupScheduler | null = null;
   lastSweep: SweepReport | null = null;
+  /** The watcher's first catch-up, which runs while the window already answers. */
+  started: Promise<void> = Promise.resolve();
   private stopSettings: (() => void) | null = null;
 
   constructor(
@@ -126,7 +128,7 @@ class FactorySession {
     });
     // The first catch-up may be long (a large backlog): it runs in bounded chunks while the
     // window is already answering, and the status bar shows its progress.
-    void this.watcher.start().catch((error: unknown) =>
+    this.started = this.watcher.start().catch((error: unknown) =>
       this.emit('watcher.status', { ...this.watcherStatus(), state: 'error', error: message(error) }),
     );
   }
@@ -198,6 +200,7 @@ export class Desk implements DeskPort {
 
   /** Resolves once the watcher has caught up with what is on disk (for tests and the CLI). */
   async idle(): Promise<void> {
+    await this.session.started;
     await this.session.watcher?.idle();
   }
 

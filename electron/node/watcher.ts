@@ -13,6 +13,7 @@ import type { WatcherStatus } from '../../shared/domain.js';
 import type { Settings } from '../rules/settings.js';
 import type { Db } from './store/db.js';
 import { factoryPaths } from './factory.js';
+import { lastEventAt } from './store/activity.js';
 import { ingest, listEventFiles, type IngestResult } from './ingest.js';
 
 export interface WatcherChange {
@@ -67,7 +68,7 @@ export class EventsWatcher {
     this.stopped = false;
     this.abort = new AbortController();
     const total = listEventFiles(this.options.factory).reduce((sum, f) => sum + f.size, 0);
-    this.setStatus({ state: 'starting', error: null, done_bytes: 0, total_bytes: total });
+    this.setStatus({ state: 'starting', error: null, done_bytes: 0, total_bytes: total, last_event_at: lastEventAt(this.options.db) });
     const dir = factoryPaths(this.options.factory).events;
     fs.mkdirSync(dir, { recursive: true });
     this.watcher = chokidar.watch(dir, {

@@ -50,6 +50,17 @@ describe('the Desk', () => {
     expect(fs.existsSync(path.join(factory, 'learnings', 'builder.json'))).toBe(true);
   });
 
+  it('the status bar knows the newest event of the ledger right after a restart', async () => {
+    const { dir } = tempFactory('layover-desk-');
+    appendEvents(dir, proposed({ at: T0, agent: 'builder', text: 'run the linter before pushing any branch', impact: 'high' }));
+    const first = await openDesk(dir);
+    await first.desk.idle();
+    await first.desk.close();
+    const { value } = await openDesk(dir);
+    const info = await value('desk.info', {});
+    expect(info.watcher.last_event_at).toBe(T0);
+  });
+
   it('a new fatal help request is pushed to the window', async () => {
     const { factory, pushes, desk } = await openDesk();
     await desk.idle();

@@ -72,3 +72,18 @@ export function dailyStats(db: Db, days: number, now: Date = new Date()): DaySta
   tally('SELECT day, count(*) AS n FROM help_requests WHERE day >= ? GROUP BY day', 'help_requests');
   return list.map((day) => byDay.get(day)!);
 }
+
+/**
+ * Time of the newest event the ledger holds, so the status bar can say how fresh the ledger is
+ * right after a start, before the watcher has read anything new.
+ */
+export function lastEventAt(db: Db): string | null {
+  const row = db
+    .prepare(
+      `SELECT max(at) AS at FROM (
+         SELECT max(started_at) AS at FROM runs UNION ALL SELECT max(finished_at) FROM runs
+         UNION ALL SELECT max(at) FROM proposals UNION ALL SELECT max(at) FROM help_requests)`,
+    )
+    .get() as { at: string | null };
+  return row.at;
+}
