@@ -10,6 +10,7 @@ import type { Flags, Learning, Run, RunOutcome } from '../../../shared/domain.js
 import type { LearningRef } from '../../../shared/api.js';
 import { countRun } from '../../rules/ledger.js';
 import type { Db } from './db.js';
+import { stmt } from './statements.js';
 import { EventRefused, LEARNING_COLUMNS, addHistory, dayOf, markExportPending, normTime, saveLearning, toLearning } from './learnings.js';
 
 export interface RunStartedInput {
@@ -32,7 +33,7 @@ export interface RunFinishedInput {
 }
 
 export function runExists(db: Db, run: string): boolean {
-  return db.prepare('SELECT 1 FROM runs WHERE run = ?').get(run) !== undefined;
+  return stmt(db, 'SELECT 1 FROM runs WHERE run = ?').get(run) !== undefined;
 }
 
 /** Records a run's start; a second start of the same run id is refused. */
@@ -40,7 +41,8 @@ export function applyRunStarted(db: Db, e: RunStartedInput): void {
   if (runExists(db, e.run)) throw new EventRefused(`run ${e.run} has already started (duplicate run id)`);
   const at = normTime(e.at);
   const given = [...new Set(e.learnings)];
-  db.prepare(
+  stmt(
+    db,
     `INSERT INTO runs (run, seq, agent, chain, workflow, flags, routes, learnings, answers, started_at, day)
      VALUES (?, (SELECT coalesce(max(seq), 0) + 1 FROM runs), ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
@@ -55,7 +57,7 @@ export function applyRunStarted(db: Db, e: RunStartedInput): void {
     at,
     dayOf(at),
   );
-  const link = db.prepare('INSERT OR IGNORE INTO run_learnings (learning_id, run) VALUES (?, ?)');
+  const link = stmt(db, 'INSERT OR IGNORE INTO run_learnings (learning_id, run) VALUES (?, ?)');
   for (const id of given) link.run(id, e.run);
 }
 
@@ -70,20 +72,21 @@ export interface RunFinishedResult {
  * another agent is refused: the ledger cannot tell which learnings that run saw.
  */
 export function applyRunFinished(db: Db, e: RunFinishedInput): RunFinishedResult {
-  const row = db.prepare('SELECT agent, started_at, finished_at FROM runs WHERE run = ?').get(e.run) as
+  const row = stmt(db, 'SELECT agent, started_at, finished_at FROM runs WHERE run = ?').get(e.run) as
     | { agent: string; started_at: string; finished_at: string | null }
     | undefined;
   if (!row) throw new EventRefused(`run ${e.run} finished but has no recorded run.started`);
   if (row.finished_at !== null) throw new EventRefused(`run ${e.run} has already finished (at ${row.finished_at})`);
   if (row.agent !== e.agent) throw new EventRefused(`run ${e.run} belongs to agent ${row.agent}, not ${e.agent}`);
   const at = normTime(e.at);
-  db.prepare('UPDATE runs SET finished_at = ?, outcome = ? WHERE run = ?').run(at, e.outcome, e.run);
+  stmt(db, 'UPDATE runs SET finished_at = ?, outcome = ? WHERE run = ?').run(at, e.outcome, e.run);
 
-  const live = db
-    .prepare(
-      `SELECT ${LEARNING_COLUMNS} FROM learnings
-       WHERE agent = ? AND state = 'provisional' AND live_since < ?`,
-    )
+  // Those on their last run lapse: countRun decides each, and each gets its history line.
+  const live = stmt(
+    db,
+    `SELECT ${LEARNING_COLUMNS} FROM learnings
+     WHERE agent = ? AND state = 'provisional' AND live_since < ? AND runs_left <= 1`,
+  )
     .all(e.agent, row.started_at)
     .map(toLearning);
   const lapsed: string[] = [];
@@ -104,6 +107,14 @@ export function applyRunFinished(db: Db, e: RunFinishedInput): RunFinishedResult
       });
     }
   }
+  // Every other one only loses a run (countRun's first case): one statement for all of them,
+  // after the lapsing ones are no longer provisional, rather than reading and writing back each,
+  // which made every run.finished cost two round trips per provisional learning of the agent.
+  stmt(
+    db,
+    `UPDATE learnings SET runs_left = runs_left - 1
+     WHERE agent = ? AND state = 'provisional' AND live_since < ? AND runs_left > 1`,
+  ).run(e.agent, row.started_at);
   if (lapsed.length > 0) markExportPending(db, [e.agent]);
   return { lapsed };
 }

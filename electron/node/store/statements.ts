@@ -1,0 +1,38 @@
+/**
+ * Prepared statements, compiled once per open ledger and reused.
+ *
+ * Compiling SQL is a large share of what a single-row statement costs, and ingest runs a handful
+ * of them for every event line: compiling them afresh each time made ingest several times slower
+ * than it needs to be. Statements are keyed by their SQL text, so a caller writes the SQL where
+ * it is used (readable, greppable) and simply asks for it through {@link stmt}.
+ *
+ * The cache hangs off the `Db` object in a WeakMap, so it lives exactly as long as the
+ * connection and never outlives a closed one (a closed ledger's statements are unusable anyway,
+ * and the next `openDb` gives a new object with a fresh cache).
+ *
+ * Only for SQL whose text is fixed (no interpolated values; parameters bind as usual), and never
+ * for a statement the caller switches into `pluck`/`raw`/`expand` mode: those modes stick to the
+ * statement and would leak into every other user of it. A statement being iterated is busy, so
+ * do not reuse one while an `iterate()` over it is still open.
+ */
+import type { Statement } from 'better-sqlite3';
+import type { Db } from './db.js';
+
+type AnyStatement = Statement<unknown[], unknown>;
+
+const caches = new WeakMap<Db, Map<string, AnyStatement>>();
+
+/** The prepared statement for `sql` on `db`, compiled at the first use and reused after. */
+export function stmt(db: Db, sql: string): AnyStatement {
+  let cache = caches.get(db);
+  if (cache === undefined) {
+    cache = new Map();
+    caches.set(db, cache);
+  }
+  let statement = cache.get(sql);
+  if (statement === undefined) {
+    statement = db.prepare(sql);
+    cache.set(sql, statement);
+  }
+  return statement;
+}
