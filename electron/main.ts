@@ -26,7 +26,8 @@ import {
   type MenuItemConstructorOptions,
 } from 'electron';
 import { MAX_PAGE, dispatch, parsePush, type Envelope, type PushName } from '../shared/api.js';
-import { openDesk, type DeskPort } from './node/host/deskPort.js';
+import { Desk } from './node/desk.js';
+import type { DeskPort } from './node/host/deskPort.js';
 import { CSP, mimeType, resolveStatic } from './node/host/http.js';
 import { chooseFactory, ensureDemoFactory } from './node/launcher.js';
 import { appRoot, electronNativeBinding, preloadPath, rendererDir } from './node/paths.js';
@@ -287,7 +288,7 @@ async function start(): Promise<void> {
   try {
     if (choice.source === 'demo') await ensureDemoFactory(choice.factory);
     const binding = nativeBinding();
-    desk = await openDesk(choice.factory, {
+    desk = await Desk.open(choice.factory, {
       host: 'electron',
       ...(binding ? { nativeBinding: binding } : {}),
       chooseFolder: askForFactory,

@@ -39,10 +39,6 @@ import { EventsWatcher, type WatcherChange } from './watcher.js';
 import type { DeskOpenOptions, DeskPort, PushListener } from './host/deskPort.js';
 
 export interface DeskOptions extends DeskOpenOptions {
-  /** Asks the operator for a folder (the Electron host's native dialog); absent in the browser. */
-  chooseFolder?: () => Promise<string | null>;
-  /** Called with every factory opened, so the host can remember the last one. */
-  onFactoryOpened?: (factory: string) => void;
   /** Watch `events/` (default true). */
   watch?: boolean;
   /** Poll instead of file-system events (network drives). */

@@ -3,7 +3,8 @@
  */
 import path from 'node:path';
 import { FACTORY_OPTION, Refusal, factoryDir, stringOption, type CliIo, type Command, type ParsedArgs } from '../command.js';
-import { openDesk, type DeskPort } from '../../node/host/deskPort.js';
+import { Desk } from '../../node/desk.js';
+import type { DeskPort } from '../../node/host/deskPort.js';
 import { startHost } from '../../node/host/http.js';
 import { rendererDir } from '../../node/paths.js';
 
@@ -28,7 +29,7 @@ function parsePort(raw: string | undefined): number {
 export async function serve(options: ServeOptions, io: CliIo): Promise<number> {
   let desk: DeskPort;
   try {
-    desk = await openDesk(options.factory, { host: 'browser', ...(options.onFactory ? { onFactoryOpened: options.onFactory } : {}) });
+    desk = await Desk.open(options.factory, { host: 'browser', ...(options.onFactory ? { onFactoryOpened: options.onFactory } : {}) });
   } catch (error) {
     io.stderr(`layover-desk serve: cannot open the factory ${options.factory}: ${(error as Error).message}\n`);
     return 1;

@@ -1,9 +1,9 @@
 /**
- * What a host (the Electron shell or the browser host) needs from the Desk, and how it gets one.
+ * What a host (the Electron shell or the browser host) needs from the Desk.
  *
  * A host only routes: calls go to `handlers` through `dispatch()` (which validates both ways),
  * pushes come from `onPush`. Keeping this narrow lets both hosts be tested against a small real
- * `Handlers` object, without a factory.
+ * `Handlers` object, without a factory; `Desk` (../desk.ts) is the real one.
  */
 import type { Handlers, PushName } from '../../../shared/api.js';
 
@@ -27,23 +27,3 @@ export interface DeskOpenOptions {
   /** Told of every factory opened (the first one included), so the host remembers the last. */
   onFactoryOpened?: (factory: string) => void;
 }
-
-interface DeskModule {
-  Desk?: { open(factory: string, options: DeskOpenOptions): Promise<DeskPort> | DeskPort };
-}
-
-/**
- * Opens the Desk (`electron/node/desk.ts`, `Desk.open(factory, options)`) on a factory.
- * Loaded at run time so the hosts build and test on their own.
- */
-export async function openDesk(factory: string, options: DeskOpenOptions): Promise<DeskPort> {
-  let mod: DeskModule;
-  try {
-    mod = (await import(new URL('../desk.js', import.meta.url).href)) as DeskModule;
-  } catch (error) {
-    throw new Error(`the Desk module could not be loaded: ${(error as Error).message}`, { cause: error });
-  }
-  if (!mod.Desk || typeof mod.Desk.open !== 'function') throw new Error('the Desk module has no Desk.open');
-  return await mod.Desk.open(factory, options);
-}
-
