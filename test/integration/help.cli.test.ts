@@ -255,6 +255,22 @@ describe('help requests through the CLI', () => {
     expect(all.find((c) => c.chain === 'chn_a')).toMatchObject({ continued_as: next, state: 'finished' });
     expect((await requests())[0]?.continued_as).toBe(next);
   });
+  it('a request whose run start was swept has unknown flags, and a reply to it must state them', async () => {
+    const day = 24 * 60 * 60 * 1000;
+    const old = new Date(Date.now() - 95 * day).toISOString();
+    write(runStarted('run_old', 'chn_old', old));
+    await ingest();
+    const swept = await cli('sweep', '--json');
+    expect(swept.code).toBe(0);
+    expect(JSON.parse(swept.stdout)).toMatchObject({ runs: 1 });
+    write(helpRequested('hlp_late', 'run_old', 'chn_old', new Date().toISOString(), { workflow: 'release', flags: { publish: true } }));
+    await ingest();
+    expect((await requests())[0]).toMatchObject({ id: 'hlp_late', workflow: null, flags: null, routes: null });
+    const bare = await cli('reply', '--request', 'hlp_late', '--by', 'Ana', '--answer', 'go ahead');
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toMatch(/state the workflow and its flags/);
+    expect(chainFiles()).toEqual([]);
+  });
 });
 
 describe('categories', () => {

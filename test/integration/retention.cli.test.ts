@@ -189,6 +189,32 @@ describe('a sweep keeps exactly what the retention rules keep', () => {
     expect(fs.existsSync(path.join(dir, read))).toBe(false);
   });
 
+  it('after fully read old events files are swept, ingest reads nothing again and the ledger is unchanged', async () => {
+    const dir = path.join(factory, 'events');
+    const oldDay = ago(95 * DAY).slice(0, 10);
+    writeEvents([
+      propose('talker', 'the docs site builds with mkdocs', `${oldDay}T08:00:00.000Z`),
+      ...run('other', 'old-run', `${oldDay}T09:00:00.000Z`, `${oldDay}T10:00:00.000Z`),
+      propose('talker', 'the changelog is generated from commits', ago(10 * DAY)),
+    ]);
+    await ingest();
+    const learningsBefore = query('SELECT * FROM learnings ORDER BY id');
+    const report = await sweepJson();
+    expect(report.event_files).toBe(1);
+    expect(fs.readdirSync(dir)).toEqual([`${ago(10 * DAY).slice(0, 10)}.jsonl`]);
+
+    const again = await cli('ingest', '--factory', factory, '--json');
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ applied: 0, refused: [], runs_finished: 0 });
+    expect(query('SELECT * FROM learnings ORDER BY id')).toEqual(learningsBefore);
+    expect(count('proposals')).toBe(1);
+    // A line appended to the recent file is read from where the ledger stopped, and only it.
+    writeEvents([propose('talker', 'the release script needs a clean working tree', ago(10 * DAY - HOUR))]);
+    const next = await cli('ingest', '--factory', factory, '--json');
+    expect(JSON.parse(next.stdout)).toMatchObject({ applied: 1, refused: [] });
+    expect(count('learnings')).toBe(3);
+  });
+
   it('refused event lines go a whole UTC day at a time, and the report counts them', async () => {
     const dir = path.join(factory, 'events');
     const old = `${ago(91 * DAY).slice(0, 10)}.jsonl`;

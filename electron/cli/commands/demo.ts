@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { JSON_OPTION, Refusal, flagOption, printJson, stringOption, type Command } from '../command.js';
 import { createDemoFactory } from '../../node/demo.js';
 
@@ -24,7 +25,7 @@ export const demoCommand: Command = {
     if (seedText !== undefined && !/^\d+$/.test(seedText)) throw new Refusal(`--seed must be a whole number, not ${JSON.stringify(seedText)}`);
     let summary;
     try {
-      summary = createDemoFactory(dir.startsWith('/') ? dir : `${io.cwd}/${dir}`, seedText !== undefined ? { seed: Number(seedText) } : {});
+      summary = createDemoFactory(path.resolve(io.cwd, dir), seedText !== undefined ? { seed: Number(seedText) } : {});
     } catch (error) {
       if (/is not empty/.test((error as Error).message)) throw new Refusal((error as Error).message);
       throw error;
