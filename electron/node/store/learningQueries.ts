@@ -42,16 +42,40 @@ const SORT_SQL: Record<LearningSort, string> = {
   state: "CASE state WHEN 'provisional' THEN 1 WHEN 'confirmed' THEN 2 WHEN 'lapsed' THEN 3 ELSE 4 END",
 };
 
+/**
+ * The agents that have learnings, found by seeking the index from one agent to the next: one
+ * index probe per agent, where `SELECT DISTINCT` would read every learning.
+ */
+function agentsWithLearnings(db: Db): string[] {
+  return (
+    db
+      .prepare(
+        `WITH RECURSIVE next (agent) AS (
+           SELECT min(agent) FROM learnings
+           UNION ALL
+           SELECT (SELECT min(agent) FROM learnings WHERE agent > next.agent) FROM next WHERE next.agent IS NOT NULL)
+         SELECT agent FROM next WHERE agent IS NOT NULL`,
+      )
+      .all() as { agent: string }[]
+  ).map((r) => r.agent);
+}
+
 export function queryLearnings(db: Db, query: LearningQuery = {}): LearningPage {
   const filter = query.filter ?? {};
-  const sort = SORT_SQL[query.sort ?? 'last_at'];
+  const sortKey = query.sort ?? 'last_at';
   const dir = query.dir === 'asc' ? 'ASC' : 'DESC';
+  // `rowid` breaks ties so pages never overlap or skip; with the default sort the whole order
+  // then follows the (agent, state, last_at) index and a page reads only its own rows.
+  const order =
+    sortKey === 'last_at' ? `last_at ${dir}, rowid ${dir}` : `${SORT_SQL[sortKey]} ${dir}, last_at ${dir}, rowid ${dir}`;
   const where = filterWhere(filter);
   const total = (db.prepare(`SELECT count(*) AS n FROM learnings ${where.sql}`).get(where.params) as { n: number }).n;
+  // The page is chosen on row ids first, so sorting never carries the texts along.
   const rows = db
     .prepare(
-      `SELECT ${LEARNING_COLUMNS} FROM learnings ${where.sql}
-       ORDER BY ${sort} ${dir}, last_at ${dir}, id ${dir} LIMIT @limit OFFSET @offset`,
+      `SELECT ${LEARNING_COLUMNS} FROM learnings
+       WHERE rowid IN (SELECT rowid FROM learnings ${where.sql} ORDER BY ${order} LIMIT @limit OFFSET @offset)
+       ORDER BY ${order}`,
     )
     .all({ ...where.params, limit: query.limit ?? 100, offset: query.offset ?? 0 })
     .map(toLearning);
@@ -63,10 +87,7 @@ export function queryLearnings(db: Db, query: LearningQuery = {}): LearningPage 
     .all(others.params) as { state: keyof StateCounts; n: number }[]) {
     counts[row.state] = row.n;
   }
-  const agents = (db.prepare('SELECT DISTINCT agent FROM learnings ORDER BY agent').all() as { agent: string }[]).map(
-    (r) => r.agent,
-  );
-  return { total, rows, counts, agents };
+  return { total, rows, counts, agents: agentsWithLearnings(db) };
 }
 
 function evidence(row: { runs: number; succeeded: number | null }): RunEvidence {

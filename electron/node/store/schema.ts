@@ -32,7 +32,7 @@ export const MIGRATIONS: readonly string[] = [
     negated INTEGER NOT NULL,
     word_count INTEGER NOT NULL
   );
-  CREATE INDEX learnings_agent_state ON learnings (agent, state);
+  CREATE INDEX learnings_agent_state ON learnings (agent, state, last_at);
   CREATE INDEX learnings_state_last ON learnings (state, last_at);
   CREATE INDEX learnings_last ON learnings (last_at);
 
