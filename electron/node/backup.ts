@@ -19,6 +19,7 @@ import Database from 'better-sqlite3';
 import type { LedgerProblem } from '../../shared/api.js';
 import { LedgerOpenError, ledgerPath, openDb, type Db } from './store/db.js';
 import { SCHEMA_VERSION } from './store/schema.js';
+import { namesIn } from './factory.js';
 import { REAL_CLOCK, type SchedulerClock } from './sweep.js';
 
 export const KEEP_BACKUPS = 7;
@@ -56,13 +57,7 @@ function timeOfName(name: string): string | null {
 /** The safety copies of a factory's ledger, newest first. */
 export function listBackups(factory: string): BackupInfo[] {
   const dir = backupsDir(factory);
-  let names: string[];
-  try {
-    names = fs.readdirSync(dir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
+  const names = namesIn(dir);
   const backups: BackupInfo[] = [];
   for (const name of names) {
     const at = timeOfName(name);

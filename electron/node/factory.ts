@@ -69,6 +69,16 @@ export function learningsFileFor(factory: string, agent: string): string {
   return path.join(factoryPaths(factory).learnings, `${agent}.json`);
 }
 
+/** The names in a folder of the factory, or none when the folder does not exist (yet). */
+export function namesIn(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+}
+
 /** Writes `content` to `file` atomically: temp file in the same folder, fsync, rename. */
 export function writeFileAtomic(file: string, content: string | Uint8Array): void {
   const dir = path.dirname(file);

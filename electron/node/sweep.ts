@@ -25,7 +25,7 @@ import type { SweepReport } from '../../shared/domain.js';
 import { SweepReport as SweepReportSchema } from '../../shared/domain.js';
 import { eventFileDay, isLapsedExpired, retentionHorizon } from '../rules/retention.js';
 import type { Settings } from '../rules/settings.js';
-import { factoryPaths } from './factory.js';
+import { factoryPaths, namesIn } from './factory.js';
 import type { Db } from './store/db.js';
 
 
@@ -41,13 +41,7 @@ interface EventFileCandidate {
  */
 function eventFileCandidates(db: Db, factory: string, horizon: string): EventFileCandidate[] {
   const dir = factoryPaths(factory).events;
-  let names: string[];
-  try {
-    names = fs.readdirSync(dir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
+  const names = namesIn(dir);
   const offsetOf = db.prepare<[string], { offset: number }>('SELECT offset FROM event_files WHERE name = ?');
   const candidates: EventFileCandidate[] = [];
   for (const name of names.sort()) {
