@@ -21,6 +21,7 @@ import { decideLearnings } from './store/learnings.js';
 import { activeForRun, exportAll } from './exporter.js';
 import { ingestSync } from './ingest.js';
 import { factoryPaths } from './factory.js';
+import { seededRandom } from '../rules/seededRandom.js';
 
 export const DEMO_SETTINGS_TOML = `# Layover Desk settings for this factory (demo).
 [learnings]
@@ -131,17 +132,6 @@ const QUESTIONS: Array<{ agent: string; category: HelpCategory | null; fatal: bo
   { agent: 'publisher', category: 'decision', fatal: false, question: 'The changelog mentions an unreleased feature. Publish as is or wait for the fix?' },
 ];
 
-/** mulberry32: small, fast, and the same sequence for the same seed everywhere. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface DemoOptions {
   seed?: number;
@@ -180,7 +170,7 @@ export function createDemoFactory(dir: string, options: DemoOptions = {}): DemoS
   if (!('settings' in parsed)) throw new Error(`demo settings refused: ${parsed.errors.join('; ')}`);
   const settings: Settings = parsed.settings;
 
-  const rand = random(options.seed ?? 20260916);
+  const rand = seededRandom(options.seed ?? 20260916);
   const now = options.now ?? new Date();
   const days = options.days ?? 40;
   const start = now.getTime() - days * 86_400_000;

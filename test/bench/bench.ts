@@ -23,28 +23,17 @@ import { ingestSync } from '../../electron/node/ingest.js';
 import { openDb, type Db } from '../../electron/node/store/db.js';
 import { queryLearnings } from '../../electron/node/store/learningQueries.js';
 import { applyProposal } from '../../electron/node/store/learnings.js';
+import { seededRandom } from '../../electron/rules/seededRandom.js';
 
 const SETTINGS = { ...DEFAULT_SETTINGS.learnings };
 
-/** A deterministic pseudo-random generator (xorshift32), so every run measures the same texts. */
-function random(seed: number): () => number {
-  let state = (seed * 2654435761) >>> 0 || 1;
-  return () => {
-    state ^= state << 13;
-    state >>>= 0;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    state >>>= 0;
-    return state / 2 ** 32;
-  };
-}
 
 const VOCABULARY_SIZE = 4000;
 const ZIPF_EXPONENT = 1;
 
 /** Pronounceable pseudo-words of 2 to 4 syllables (all longer than 3 letters, so significant). */
 function vocabulary(size: number): string[] {
-  const next = random(42);
+  const next = seededRandom(42);
   const onsets = ['b', 'c', 'd', 'f', 'g', 'k', 'l', 'm', 'n', 'p', 'r', 's', 't', 'v', 'z', 'br', 'cl', 'dr', 'gr', 'pl', 'sk', 'st', 'tr'];
   const vowels = ['a', 'e', 'i', 'o', 'u', 'ai', 'ea', 'ou'];
   const codas = ['', '', '', 'n', 'r', 's', 't', 'x', 'ck', 'nd'];
@@ -110,7 +99,7 @@ function drop(db: Db, dir: string): void {
 const START = Date.UTC(2026, 0, 1);
 
 function fill(db: Db, agent: string, count: number, seed: number): void {
-  const next = random(seed);
+  const next = seededRandom(seed);
   db.transaction(() => {
     for (let i = 0; i < count; i++) {
       applyProposal(db, { agent, text: sentence(next), impact: 'medium', at: new Date(START + i * 1000).toISOString() }, SETTINGS);
@@ -145,7 +134,7 @@ function proposalCost(learnings: number): number {
   const { db, dir } = freshDb();
   fill(db, 'builder', learnings, 11);
   fill(db, 'reviewer', Math.min(learnings, 2000), 12); // another agent's learnings are never candidates
-  const next = random(7);
+  const next = seededRandom(7);
   const texts = Array.from({ length: 600 }, () => sentence(next));
   const cost = median(
     600,
@@ -176,7 +165,7 @@ function queryCosts(learnings: number): { page: number; search: number } {
 function ingestCosts(events: number): { parse: number; ingest: number } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'layover-bench-factory-'));
   fs.mkdirSync(path.join(dir, 'events'));
-  const next = random(3);
+  const next = seededRandom(3);
   const lines: string[] = [];
   const proposed: string[] = [];
   for (let i = 0; i < events; i++) {

@@ -19,6 +19,7 @@ import {
   sameCandidateBounds,
   sharedNeeded,
 } from '../../electron/node/store/learnings.js';
+import { seededRandom } from '../../electron/rules/seededRandom.js';
 
 const SETTINGS = { ...DEFAULT_SETTINGS.learnings };
 
@@ -33,18 +34,6 @@ afterEach(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** A deterministic generator (xorshift32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let state = (seed * 2654435761) >>> 0 || 1;
-  return () => {
-    state ^= state << 13;
-    state >>>= 0;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    state >>>= 0;
-    return state / 2 ** 32;
-  };
-}
 
 // A small vocabulary, so texts overlap a lot: every kind of near miss and match happens often.
 // Weighted so a few words are in most texts (as "cache" or "before" are in real learnings).
@@ -141,7 +130,7 @@ describe('candidate lookup', () => {
     let compared = 0;
     let matched = 0;
     for (let seed = 1; seed <= 30; seed++) {
-      const next = random(seed);
+      const next = seededRandom(seed);
       db.transaction(() => {
         db.exec('DELETE FROM learnings; DELETE FROM proposals; DELETE FROM learning_history;');
         for (let i = 0; i < 120; i++) {
