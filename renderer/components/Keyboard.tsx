@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { isTyping } from '../lib/shortcuts.js';
+import { isTyping, matchShortcut } from '../lib/shortcuts.js';
 import { useStores } from '../state/context.js';
 import { VIEWS } from '../state/nav.js';
 import type { Stores } from '../state/stores.js';
@@ -19,44 +19,44 @@ function focusSearch(tries = 10): void {
   if (tries > 0) setTimeout(() => focusSearch(tries - 1), 30);
 }
 
-/** Handles one key press; returns true when it was a shortcut. */
+/** Handles one key press; returns true when it was a shortcut. Only keys of `SHORTCUTS` are heard. */
 export function handleShortcut(stores: Stores, event: KeyboardEvent): boolean {
-  if (event.ctrlKey || event.metaKey || event.altKey) return false;
+  const shortcut = matchShortcut(event, 'window');
+  if (!shortcut) return false;
   if (document.querySelector('[aria-modal="true"]')) return false; // dialogs handle their own keys
   if (isTyping(event.target)) return false;
   const view = stores.nav.getState().route.view;
   const learnings = stores.learnings.getState();
   const help = stores.help.getState();
-  const key = event.key;
 
-  if (key === '?') {
-    stores.ui.getState().setSheet(true);
-    return true;
-  }
-  if (key === '/') {
-    if (view !== 'learnings') stores.nav.getState().go('learnings');
-    focusSearch();
-    return true;
-  }
-  const index = ['1', '2', '3', '4'].indexOf(key);
-  if (index >= 0) {
-    stores.nav.getState().go(VIEWS[index]!);
-    return true;
-  }
-  if (key === 'Escape') {
-    if (view === 'learnings') {
+  switch (shortcut.id) {
+    case 'help':
+      stores.ui.getState().setSheet(true);
+      return true;
+    case 'search':
+      if (view !== 'learnings') stores.nav.getState().go('learnings');
+      focusSearch();
+      return true;
+    case 'views': {
+      const target = VIEWS[shortcut.match.indexOf(event.key)];
+      if (!target) return false;
+      stores.nav.getState().go(target);
+      return true;
+    }
+    case 'escape':
+      if (view !== 'learnings') return false;
       if (learnings.detailId) void learnings.openDetail(null);
       else learnings.clearSelection();
       return true;
-    }
-    return false;
+    default:
+      break;
   }
   if (view === 'needs') {
-    if (key === 'j' || key === 'k') {
-      help.move(key === 'j' ? 1 : -1);
+    if (shortcut.id === 'down' || shortcut.id === 'up') {
+      help.move(shortcut.id === 'down' ? 1 : -1);
       return true;
     }
-    if (key === 'Enter' && !isControl(event.target)) {
+    if (shortcut.id === 'open' && !isControl(event.target)) {
       const answer = document.querySelector<HTMLTextAreaElement>('.reply textarea[required]');
       answer?.focus();
       return answer !== null;
@@ -64,26 +64,26 @@ export function handleShortcut(stores: Stores, event: KeyboardEvent): boolean {
     return false;
   }
   if (view !== 'learnings') return false;
-  switch (key) {
-    case 'j':
-    case 'k':
-      learnings.moveCursor(key === 'j' ? 1 : -1);
+  switch (shortcut.id) {
+    case 'down':
+    case 'up':
+      learnings.moveCursor(shortcut.id === 'down' ? 1 : -1);
       return true;
-    case 'x':
+    case 'toggle':
       learnings.toggle(learnings.cursor);
       return true;
-    case 'X':
+    case 'range':
       void learnings.selectRange(learnings.cursor);
       return true;
-    case 'r':
+    case 'reject':
       if (learnings.selectionCount() === 0) learnings.toggle(learnings.cursor);
       if (stores.learnings.getState().selectionCount() > 0) stores.ui.getState().openDialog('reject');
       return true;
-    case 'e':
+    case 'keep':
       if (learnings.selectionCount() === 0) learnings.toggle(learnings.cursor);
       void keepSelected(stores);
       return true;
-    case 'Enter': {
+    case 'open': {
       if (isControl(event.target)) return false;
       const row = learnings.rowAt(learnings.cursor);
       if (row) void learnings.openDetail(row.id);

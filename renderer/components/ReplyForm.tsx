@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import type { HelpRequest } from '../../shared/domain.js';
 import { formatFlags } from '../lib/format.js';
+import { matchShortcut } from '../lib/shortcuts.js';
 import { useSlice, useStores } from '../state/context.js';
 import { EMPTY_DRAFT, replyProblem } from '../state/help.js';
 import { href } from '../state/nav.js';
@@ -92,7 +93,7 @@ export function ReplyForm({ request }: { request: HelpRequest }) {
             autoComplete="off"
             spellCheck={false}
           />
-          <label htmlFor={`${uid}-flags`}>Flags, one key=value per line (required)</label>
+          <label htmlFor={`${uid}-flags`}>Flags, one key=value per line (required unless the workflow takes none)</label>
           <textarea
             id={`${uid}-flags`}
             rows={3}
@@ -102,6 +103,15 @@ export function ReplyForm({ request }: { request: HelpRequest }) {
             placeholder="publish=false"
             spellCheck={false}
           />
+          <label className="check-label" htmlFor={`${uid}-noflags`}>
+            <input
+              id={`${uid}-noflags`}
+              type="checkbox"
+              checked={draft.noFlags}
+              onChange={(e) => set({ noFlags: e.target.checked })}
+            />
+            This workflow takes no flags (the new chain runs with an empty flag set)
+          </label>
           <label htmlFor={`${uid}-routes`}>Routes, comma separated (optional)</label>
           <input
             id={`${uid}-routes`}
@@ -119,9 +129,10 @@ export function ReplyForm({ request }: { request: HelpRequest }) {
         value={draft.answer}
         onChange={(e) => set({ answer: e.target.value })}
         onKeyDown={(e) => {
-          if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) send(e);
+          if (matchShortcut(e, 'answer')?.id === 'send') send(e);
         }}
         required
+        aria-keyshortcuts="Control+Enter Meta+Enter"
         aria-describedby={problem ? `${uid}-problem` : undefined}
       />
       <label htmlFor={`${uid}-by`}>Your name</label>

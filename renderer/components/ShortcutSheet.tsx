@@ -1,10 +1,12 @@
 import { SHORTCUTS } from '../lib/shortcuts.js';
 import { Dialog } from './Dialog.js';
 
+const MODIFIERS = new Set(['Shift', 'Ctrl/⌘']);
+
 export function ShortcutSheet({ onClose }: { onClose: () => void }) {
   return (
-    <Dialog title="Keyboard shortcuts" onClose={onClose}>
-      <p className="muted">Shortcuts are ignored while you type in a field.</p>
+    <Dialog title="Keyboard shortcuts" onClose={onClose} wide>
+      <p className="muted">Shortcuts are ignored while you type in a field, except those that say where they work.</p>
       <table className="shortcuts">
         <thead>
           <tr>
@@ -18,7 +20,7 @@ export function ShortcutSheet({ onClose }: { onClose: () => void }) {
               <td>
                 {s.keys.map((k, i) => (
                   <span key={k}>
-                    {i > 0 && (s.keys[0] === 'Shift' ? ' + ' : ' ')}
+                    {i > 0 && (MODIFIERS.has(s.keys[0]!) ? ' + ' : ' ')}
                     <kbd>{k}</kbd>
                   </span>
                 ))}

@@ -1,23 +1,120 @@
-/** Every keyboard shortcut, in one list: the handler and the shortcut sheet both read it. */
+/**
+ * Every keyboard shortcut, in one list: the handlers (`Keyboard`, the reply form) find the
+ * shortcut a key press is through `matchShortcut`, and the shortcut sheet renders this list, so
+ * a key cannot do something the sheet does not show.
+ */
+export type ShortcutId =
+  | 'down'
+  | 'up'
+  | 'toggle'
+  | 'range'
+  | 'reject'
+  | 'keep'
+  | 'open'
+  | 'search'
+  | 'views'
+  | 'help'
+  | 'escape'
+  | 'send'
+  | 'open-factory';
+
+/**
+ * Where a shortcut is heard: `window` — anywhere, but never while typing in a field; `answer` —
+ * in the reply's answer box; `menu` — the desktop app's menu (handled by the main process).
+ */
+export type ShortcutScope = 'window' | 'answer' | 'menu';
+
 export interface Shortcut {
-  id: string;
+  id: ShortcutId;
+  /** The keys as the sheet shows them. */
   keys: string[];
   label: string;
+  scope: ShortcutScope;
+  /** The `KeyboardEvent.key` values that trigger it. */
+  match: string[];
+  /** True when Ctrl (or ⌘ on macOS) must be held; other shortcuts refuse Ctrl, ⌘ and Alt. */
+  mod?: boolean;
 }
 
-export const SHORTCUTS: Shortcut[] = [
-  { id: 'down', keys: ['j'], label: 'Next row or request' },
-  { id: 'up', keys: ['k'], label: 'Previous row or request' },
-  { id: 'toggle', keys: ['x'], label: 'Select or unselect the row under the cursor' },
-  { id: 'range', keys: ['Shift', 'x'], label: 'Select every row from the last selected one to the cursor' },
-  { id: 'reject', keys: ['r'], label: 'Reject the selected learnings (asks to confirm)' },
-  { id: 'keep', keys: ['e'], label: 'Keep the selected learnings (provisional or lapsed)' },
-  { id: 'open', keys: ['Enter'], label: 'Open the row under the cursor' },
-  { id: 'search', keys: ['/'], label: 'Search learnings' },
-  { id: 'views', keys: ['1', '2', '3', '4'], label: 'Needs you, Learnings, Runs & chains, Activity' },
-  { id: 'help', keys: ['?'], label: 'Show this list of shortcuts' },
-  { id: 'escape', keys: ['Esc'], label: 'Close the dialog or panel; clear the selection' },
+export const SHORTCUTS: readonly Shortcut[] = [
+  { id: 'down', keys: ['j'], label: 'Next row or request', scope: 'window', match: ['j'] },
+  { id: 'up', keys: ['k'], label: 'Previous row or request', scope: 'window', match: ['k'] },
+  { id: 'toggle', keys: ['x'], label: 'Select or unselect the row under the cursor', scope: 'window', match: ['x'] },
+  {
+    id: 'range',
+    keys: ['Shift', 'x'],
+    label: 'Select every row from the last selected one to the cursor',
+    scope: 'window',
+    match: ['X'],
+  },
+  {
+    id: 'reject',
+    keys: ['r'],
+    label: 'Reject the selected learnings, or the row under the cursor (asks to confirm)',
+    scope: 'window',
+    match: ['r'],
+  },
+  {
+    id: 'keep',
+    keys: ['e'],
+    label: 'Keep the selected learnings, or the row under the cursor (provisional or lapsed)',
+    scope: 'window',
+    match: ['e'],
+  },
+  {
+    id: 'open',
+    keys: ['Enter'],
+    label: 'Open the row under the cursor (Learnings); go to the answer box (Needs you)',
+    scope: 'window',
+    match: ['Enter'],
+  },
+  { id: 'search', keys: ['/'], label: 'Search learnings', scope: 'window', match: ['/'] },
+  {
+    id: 'views',
+    keys: ['1', '2', '3', '4'],
+    label: 'Needs you, Learnings, Runs & chains, Activity',
+    scope: 'window',
+    match: ['1', '2', '3', '4'],
+  },
+  { id: 'help', keys: ['?'], label: 'Show this list of shortcuts', scope: 'window', match: ['?'] },
+  {
+    id: 'escape',
+    keys: ['Esc'],
+    label: 'Close the dialog or panel; clear the selection',
+    scope: 'window',
+    match: ['Escape'],
+  },
+  {
+    id: 'send',
+    keys: ['Ctrl/⌘', 'Enter'],
+    label: 'In the answer box: send the reply',
+    scope: 'answer',
+    match: ['Enter'],
+    mod: true,
+  },
+  {
+    id: 'open-factory',
+    keys: ['Ctrl/⌘', 'O'],
+    label: 'Open Factory… (desktop app menu)',
+    scope: 'menu',
+    match: ['o', 'O'],
+    mod: true,
+  },
 ];
+
+export interface KeyPress {
+  key: string;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  altKey: boolean;
+}
+
+/** The shortcut of `scope` that this key press is, if any. */
+export function matchShortcut(event: KeyPress, scope: ShortcutScope): Shortcut | undefined {
+  const mod = event.ctrlKey || event.metaKey;
+  if (event.altKey) return undefined;
+  return SHORTCUTS.find((s) => s.scope === scope && Boolean(s.mod) === mod && s.match.includes(event.key));
+}
 
 /** True when a key press belongs to whatever the operator is typing into. */
 export function isTyping(target: EventTarget | null): boolean {

@@ -15,10 +15,12 @@ export interface Draft {
   by?: string;
   workflow: string;
   flags: string;
+  /** The operator states that the workflow takes no flags at all (the CLI's `--no-flags`). */
+  noFlags: boolean;
   routes: string;
 }
 
-export const EMPTY_DRAFT: Draft = { answer: '', workflow: '', flags: '', routes: '' };
+export const EMPTY_DRAFT: Draft = { answer: '', workflow: '', flags: '', noFlags: false, routes: '' };
 
 export type HelpDetail = CallOutput<'help.detail'>;
 
@@ -63,8 +65,12 @@ export function replyProblem(request: HelpRequest, draft: Draft): string | null 
     const missing: string[] = [];
     if (!draft.workflow.trim()) missing.push('the workflow');
     const parsed = parseFlags(draft.flags);
+    const stated = Object.keys(parsed.flags).length > 0 || parsed.problems.length > 0;
+    if (draft.noFlags && stated) {
+      return 'You ticked “This workflow takes no flags” and also wrote flags: clear one of the two.';
+    }
     if (parsed.problems.length > 0) return `The flags do not read as key=value lines (${parsed.problems.join('; ')}).`;
-    if (Object.keys(parsed.flags).length === 0) missing.push('its flags');
+    if (!draft.noFlags && Object.keys(parsed.flags).length === 0) missing.push('its flags (or tick “This workflow takes no flags”)');
     if (missing.length > 0) {
       return `The asking run's flags are unknown, so the new chain cannot inherit them: state ${missing.join(' and ')} before sending.`;
     }
@@ -144,7 +150,7 @@ export function createHelpStore(api: DeskApi) {
       if (by) input.by = by;
       if (request.flags === null) {
         input.workflow = draft.workflow.trim();
-        input.flags = parseFlags(draft.flags).flags;
+        input.flags = draft.noFlags ? {} : parseFlags(draft.flags).flags;
         const routes = parseRoutes(draft.routes);
         if (routes.length > 0) input.routes = routes;
       }

@@ -78,7 +78,7 @@ export function Activity() {
                   </td>
                   <td>{p.impact}</td>
                   <td className="cell-text">{p.learning_id ? <a href={href('learnings', { id: p.learning_id })}>{p.text}</a> : p.text}</td>
-                  <td>{p.reason ?? ''}</td>
+                  <td>{p.reason ?? <span className="muted">—</span>}</td>
                   <td className="mono">{p.run ? <a href={href('runs', { run: p.run })}>{p.run}</a> : '—'}</td>
                 </tr>
               ))}
@@ -132,6 +132,7 @@ export function Activity() {
                   <th scope="col">Help requests</th>
                   <th scope="col">Runs</th>
                   <th scope="col">Log entries</th>
+                  <th scope="col">Refused lines</th>
                   <th scope="col">Event files</th>
                   <th scope="col">Lapsed learnings</th>
                 </tr>
@@ -145,6 +146,7 @@ export function Activity() {
                     <td>{w.help_requests}</td>
                     <td>{w.runs}</td>
                     <td>{w.proposals}</td>
+                    <td>{w.refused_lines}</td>
                     <td>{w.event_files}</td>
                     <td>{w.lapsed_learnings}</td>
                   </tr>

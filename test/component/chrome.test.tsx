@@ -2,8 +2,8 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { App } from '../../renderer/App.js';
-import { SHORTCUTS } from '../../renderer/lib/shortcuts.js';
-import { FakeDesk, makeRequest } from './fakeDesk.js';
+import { matchShortcut, SHORTCUTS } from '../../renderer/lib/shortcuts.js';
+import { FakeDesk, makeRequest, makeSweep } from './fakeDesk.js';
 
 afterEach(() => cleanup());
 
@@ -20,11 +20,40 @@ describe('window chrome', () => {
       expect(row.textContent).toContain(s.label);
       for (const k of s.keys) expect(within(row as HTMLElement).getByText(k, { selector: 'kbd' })).toBeTruthy();
     }
-    for (const k of ['j', 'k', 'x', 'Shift', 'r', 'e', '/', '?', 'Esc']) {
+    for (const k of ['j', 'k', 'x', 'Shift', 'r', 'e', '/', '?', 'Esc', 'Ctrl/⌘', 'Enter']) {
       expect(within(dialog).getAllByText(k, { selector: 'kbd' }).length).toBeGreaterThan(0);
     }
+    // Ctrl/⌘+Enter sends a reply from the answer box: the sheet says so.
+    const send = dialog.querySelector('[data-shortcut="send"]') as HTMLElement;
+    expect(send.textContent).toMatch(/Ctrl\/⌘\s*\+\s*Enter/);
+    expect(send.textContent).toContain('send the reply');
     fireEvent.keyDown(dialog, { key: 'Escape' });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('every key the window and the answer box react to is a listed shortcut', () => {
+    const press = (key: string, mod = false) => ({ key, ctrlKey: mod, metaKey: false, altKey: false });
+    // The handlers hear only what matchShortcut finds in SHORTCUTS, so the sheet cannot miss one.
+    expect(matchShortcut(press('Enter', true), 'answer')?.id).toBe('send');
+    expect(matchShortcut(press('Enter'), 'answer')).toBeUndefined();
+    expect(matchShortcut(press('j'), 'window')?.id).toBe('down');
+    expect(matchShortcut(press('X'), 'window')?.id).toBe('range');
+    expect(matchShortcut(press('Escape'), 'window')?.id).toBe('escape');
+    expect(matchShortcut(press('j', true), 'window')).toBeUndefined();
+    expect(matchShortcut(press('z'), 'window')).toBeUndefined();
+    const ids = SHORTCUTS.map((s) => s.id);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('Ctrl+Enter in the answer box sends the reply', async () => {
+    window.location.hash = '#/needs';
+    const desk = new FakeDesk();
+    render(<App api={desk} />);
+    const answer = await screen.findByLabelText('Answer (required)');
+    fireEvent.change(answer, { target: { value: 'Sent from the keyboard.' } });
+    fireEvent.keyDown(answer, { key: 'Enter', ctrlKey: true });
+    expect(await screen.findByText(/Answered by/)).toBeTruthy();
+    expect(desk.calls.some((c) => c.channel === 'help.reply')).toBe(true);
   });
 
   it('has a main landmark, the title, and orders fatal requests of waiting chains first with a badge', async () => {
@@ -67,5 +96,23 @@ describe('window chrome', () => {
     const img = await screen.findByRole('img', { name: /11 proposals, 1 lapses, 3 help requests/ });
     expect(img.tagName.toLowerCase()).toBe('svg');
     expect(screen.getByRole('table', { name: 'Per-day counts' })).toBeTruthy();
+  });
+
+  it('shows the refused event lines a sweep deleted, in the status bar and in Activity', async () => {
+    window.location.hash = '#/activity';
+    const desk = new FakeDesk({
+      sweeps: [makeSweep({ refused_lines: 13 }), makeSweep({ at: '2026-01-01T03:00:00.000Z', refused_lines: 0 })],
+    });
+    render(<App api={desk} />);
+    const status = await screen.findByRole('contentinfo', { name: 'Status' });
+    await waitFor(() => expect(status.textContent).toContain('13 refused lines'));
+    const heading = await screen.findByRole('heading', { name: 'Sweeps' });
+    const table = heading.parentElement!.querySelector('table')!;
+    const headers = [...table.querySelectorAll('th')].map((th) => th.textContent);
+    const column = headers.indexOf('Refused lines');
+    expect(column).toBeGreaterThan(0);
+    await waitFor(() => expect(table.querySelectorAll('tbody tr').length).toBe(2));
+    const cells = [...table.querySelectorAll('tbody tr')].map((tr) => tr.querySelectorAll('td')[column]!.textContent);
+    expect(cells).toEqual(['13', '0']);
   });
 });

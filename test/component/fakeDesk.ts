@@ -17,7 +17,7 @@ import {
   type PushName,
   type PushPayload,
 } from '../../shared/api.js';
-import type { Chain, HelpRequest, Learning, LearningState, Run } from '../../shared/domain.js';
+import type { Chain, HelpRequest, Learning, LearningState, Run, SweepReport } from '../../shared/domain.js';
 
 const IMPACTS = ['low', 'medium', 'high'] as const;
 const STATES: LearningState[] = ['provisional', 'confirmed', 'lapsed', 'rejected'];
@@ -68,9 +68,24 @@ export function makeRequest(patch: Partial<HelpRequest> = {}): HelpRequest {
   };
 }
 
+export function makeSweep(patch: Partial<SweepReport> = {}): SweepReport {
+  return {
+    at: '2026-01-02T03:00:00.000Z',
+    help_requests: 2,
+    runs: 5,
+    proposals: 11,
+    refused_lines: 7,
+    event_files: 3,
+    lapsed_learnings: 4,
+    ...patch,
+  };
+}
+
 export interface FakeOptions {
   learnings?: Learning[];
   requests?: HelpRequest[];
+  /** Sweep reports, newest first; the first is the status bar's last sweep. Default: one. */
+  sweeps?: SweepReport[];
   osUser?: string;
   host?: 'electron' | 'browser';
 }
@@ -82,6 +97,7 @@ export class FakeDesk implements DeskApi {
   requests: HelpRequest[];
   chains: Chain[] = [];
   runs: Run[] = [];
+  sweeps: SweepReport[];
   calls: { channel: Channel; input: unknown }[] = [];
   /** Errors to throw on the next call of a channel. */
   failNext = new Map<Channel, ApiError>();
@@ -93,6 +109,7 @@ export class FakeDesk implements DeskApi {
   constructor(options: FakeOptions = {}) {
     this.learnings = options.learnings ?? Array.from({ length: 50 }, (_, i) => makeLearning(i));
     this.requests = options.requests ?? [makeRequest()];
+    this.sweeps = options.sweeps ?? [makeSweep()];
     this.info = {
       version: '0.0.0-test',
       host: options.host ?? 'browser',
@@ -107,7 +124,7 @@ export class FakeDesk implements DeskApi {
       settings_error: null,
       settings_warnings: [],
       watcher: { state: 'watching', done_bytes: 0, total_bytes: 0, last_event_at: null, error: null },
-      last_sweep: null,
+      last_sweep: this.sweeps[0] ?? null,
     };
   }
 
@@ -272,8 +289,10 @@ export class FakeDesk implements DeskApi {
         return { total: 0, rows: [] };
       case 'activity.refused':
         return { total: 0, rows: [] };
-      case 'activity.sweeps':
-        return { rows: [] };
+      case 'activity.sweeps': {
+        const a = args as CallArgs<'activity.sweeps'>;
+        return { rows: this.sweeps.slice(a.offset, a.offset + a.limit) };
+      }
       case 'stats.daily':
         return [
           { day: '2026-01-01', proposals: 4, lapses: 1, help_requests: 2 },

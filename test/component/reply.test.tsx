@@ -61,6 +61,41 @@ describe('reply form', () => {
     expect(reply.flags).toEqual({ publish: false, retries: 2 });
   });
 
+  it('answers a legacy request whose workflow takes no flags once that is stated explicitly', async () => {
+    const desk = new FakeDesk({ requests: [makeRequest({ workflow: null, flags: null, routes: null })] });
+    start(desk);
+    fireEvent.change(await screen.findByLabelText('Answer (required)'), { target: { value: 'Go ahead.' } });
+    fireEvent.change(screen.getByLabelText('Workflow (required)'), { target: { value: 'nightly' } });
+    const send = screen.getByRole('button', { name: 'Send reply' }) as HTMLButtonElement;
+    // Workflow alone is not enough: an empty flag set must be a choice, not an omission.
+    expect(send.disabled).toBe(true);
+    expect(screen.getByText(/This workflow takes no flags/, { selector: 'p' })).toBeTruthy();
+
+    const none = screen.getByRole('checkbox', { name: /This workflow takes no flags/ }) as HTMLInputElement;
+    fireEvent.click(none);
+    expect(none.checked).toBe(true);
+    expect(send.disabled).toBe(false);
+
+    // Ticking "no flags" and writing flags contradict each other: refused until one is cleared.
+    const flags = screen.getByLabelText(/Flags, one key=value per line/);
+    fireEvent.change(flags, { target: { value: 'publish=true' } });
+    expect(send.disabled).toBe(true);
+    expect(screen.getByText(/clear one of the two/)).toBeTruthy();
+    fireEvent.change(flags, { target: { value: '' } });
+    expect(send.disabled).toBe(false);
+
+    // Without the workflow, the no-flags choice alone does not let it go either.
+    fireEvent.change(screen.getByLabelText('Workflow (required)'), { target: { value: ' ' } });
+    expect(send.disabled).toBe(true);
+    fireEvent.change(screen.getByLabelText('Workflow (required)'), { target: { value: 'nightly' } });
+
+    fireEvent.click(send);
+    await screen.findByText(/Answered by/);
+    const reply = desk.calls.find((c) => c.channel === 'help.reply')!.input as Record<string, unknown>;
+    expect(reply.workflow).toBe('nightly');
+    expect(reply.flags).toEqual({});
+  });
+
   it('remembers the responder name across remounts', async () => {
     const desk = new FakeDesk({ requests: [makeRequest(), makeRequest({ id: 'help_2', question: 'Second question?' })] });
     const first = start(desk);

@@ -124,4 +124,22 @@ test.describe('learnings', () => {
     await expect(page.locator('.learning-text')).toHaveText(text);
     await expect(page.locator('main img')).toHaveCount(0);
   });
+
+  test('with the detail open, the learning text keeps its room at 1280×800', async ({ page, desk }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await openDesk(page, desk, 'learnings');
+    const header = page.locator('table.learnings th.col-text');
+    await expect(page.locator('tr.row[data-id]').first()).toBeVisible();
+    await page.locator('tr.row[data-index="1"] td.col-text').click();
+    await expect(page.locator('.learning-text')).toBeVisible();
+    const text = (await header.boundingBox())!;
+    const detail = (await page.locator('aside.detail').boundingBox())!;
+    expect(text.width, 'the text column is not squeezed').toBeGreaterThanOrEqual(300);
+    expect(text.x + text.width, 'the list does not run under the detail').toBeLessThanOrEqual(detail.x);
+    // Every header still visible in full: none is cut off at the list's edge.
+    for (const th of await page.locator('table.learnings thead th:visible').all()) {
+      const box = (await th.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(detail.x);
+    }
+  });
 });
