@@ -293,6 +293,7 @@ async function start(): Promise<void> {
       ...(binding ? { nativeBinding: binding } : {}),
       chooseFolder: askForFactory,
       onFactoryOpened: rememberFactory,
+      usePolling: process.env.LAYOVER_POLL === '1',
     });
   } catch (error) {
     const hint = /NODE_MODULE_VERSION|better_sqlite3|was compiled against/i.test(String(error))

@@ -13,8 +13,9 @@
  *   goes on with the last good settings (or is refused, for a command that must not run on
  *   other settings than the file says).
  *
- * Agent-side commands (`propose`, `ask`) only peek into the ledger: an agent is never held up by
- * a ledger it cannot read, since ingest checks everything again.
+ * Agent-side commands (`propose`, `ask`, `run start`, `run finish`) only peek into the ledger,
+ * read-only: an agent is never held up by a ledger it cannot read, since ingest checks everything
+ * again.
  */
 import fs from 'node:fs';
 import { ledgerProblem } from '../node/backup.js';
@@ -104,8 +105,18 @@ export async function withLedger<T>(
  * ledger (ingest checks again) and never writes to it.
  */
 export function peekLedger<T>(root: string, look: (db: Db) => T): T | null {
+  if (!fs.existsSync(ledgerPath(root))) return null;
+  return peekLedgerOrNone(root, (db) => (db === null ? null : look(db)));
+}
+
+/**
+ * As `peekLedger`, but a factory with no ledger yet is asked about too: `look` gets null, for a
+ * question whose answer then comes from the events files alone (ingest will build the ledger
+ * from them). Null still when a ledger is there but cannot be opened or read.
+ */
+export function peekLedgerOrNone<T>(root: string, look: (db: Db | null) => T): T | null {
   const file = ledgerPath(root);
-  if (!fs.existsSync(file)) return null;
+  if (!fs.existsSync(file)) return look(null);
   let db: Db;
   try {
     db = openDb(file, { readonly: true });
@@ -114,6 +125,10 @@ export function peekLedger<T>(root: string, look: (db: Db) => T): T | null {
   }
   try {
     return look(db);
+  } catch (error) {
+    // A ledger damaged past its first pages fails only when read: as one that does not open.
+    if (error instanceof Error && error.name === 'SqliteError') return null;
+    throw error;
   } finally {
     db.close();
   }

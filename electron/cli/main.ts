@@ -57,6 +57,34 @@ function findCommand(argv: string[]): { command: Command; rest: string[] } | und
   return longest ? { command: longest, rest: argv.slice(longest.name.length) } : undefined;
 }
 
+/**
+ * The commands whose names go on from the longest run of leading words that begins any of them
+ * (`run` for `run --help`, `run` alone or `run stat`), with those words; undefined when none does.
+ */
+function findGroup(argv: string[]): { prefix: string[]; commands: Command[] } | undefined {
+  const firstOption = argv.findIndex((word) => word.startsWith('-'));
+  const words = firstOption === -1 ? argv : argv.slice(0, firstOption);
+  for (let length = words.length; length >= 1; length--) {
+    const prefix = words.slice(0, length);
+    const commands = COMMANDS.filter((c) => c.name.length > length && prefix.every((word, i) => c.name[i] === word));
+    if (commands.length > 0) return { prefix, commands };
+  }
+  return undefined;
+}
+
+function groupOverview(prefix: readonly string[], commands: readonly Command[]): string {
+  const width = Math.max(...commands.map((c) => c.name.join(' ').length));
+  const group = prefix.join(' ');
+  return [
+    `usage: layover-desk ${group} <command> [options]`,
+    '',
+    'Commands:',
+    ...commands.map((c) => `  ${c.name.join(' ').padEnd(width)}  ${c.summary}`),
+    '',
+    `\`layover-desk ${group} <command> --help\` explains one.`,
+  ].join('\n');
+}
+
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
     io.stdout(`${overview()}\n`);
@@ -68,6 +96,21 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
   const found = findCommand(argv);
   if (!found) {
+    const group = findGroup(argv);
+    if (group) {
+      // The first words of a longer command (`run`): --help lists what follows them; anything
+      // else is a command left unfinished, or a word of it mistyped, refused with the same list.
+      const listing = groupOverview(group.prefix, group.commands);
+      const rest = argv.slice(group.prefix.length);
+      const mistyped = rest.length > 0 && !rest[0]!.startsWith('-');
+      if (!mistyped && rest.some((word) => word === '--help' || word === '-h')) {
+        io.stdout(`${listing}\n`);
+        return EXIT_DONE;
+      }
+      const problem = mistyped ? `unknown command '${argv.join(' ')}'` : `which '${group.prefix.join(' ')}' command?`;
+      io.stderr(`layover-desk: ${problem}\n\n${listing}\n`);
+      return EXIT_REFUSED;
+    }
     io.stderr(`layover-desk: unknown command '${argv.join(' ')}'\n\n${overview()}\n`);
     return EXIT_REFUSED;
   }
@@ -96,14 +139,29 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
+/** The error a write to a pipe whose reader has gone away (`layover-desk learnings | head -1`) ends with. */
+function isClosedPipe(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | null)?.code === 'EPIPE';
+}
+
 export async function main(): Promise<void> {
   const controller = new AbortController();
   const stop = () => controller.abort();
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  // A reader that stopped reading (`| head -1`) wants no more: what is left to print is dropped
+  // and the command ends as it would have, quietly, as command-line tools do; without a
+  // listener the EPIPE error would end the process with a stack trace.
+  const closed = { stdout: false, stderr: false };
+  const onError = (stream: 'stdout' | 'stderr') => (error: Error) => {
+    if (!isClosedPipe(error)) throw error;
+    closed[stream] = true;
+  };
+  process.stdout.on('error', onError('stdout'));
+  process.stderr.on('error', onError('stderr'));
   const code = await runCli(process.argv.slice(2), {
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
+    stdout: (text) => void (closed.stdout || process.stdout.write(text)),
+    stderr: (text) => void (closed.stderr || process.stderr.write(text)),
     env: process.env,
     cwd: process.cwd(),
     signal: controller.signal,

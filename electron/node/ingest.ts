@@ -23,7 +23,7 @@ import { MAX_LINE_BYTES, parseEventLine, type FactoryEvent } from '../rules/even
 import type { Db } from './store/db.js';
 import { stmt } from './store/statements.js';
 import { EventRefused, applyProposal, markExportPending } from './store/learnings.js';
-import { applyRunFinished, applyRunStarted } from './store/runs.js';
+import { applyRunFinished, applyRunStarted, recordedRun, whyRunFinishRefused, whyRunStartRefused, type RecordedRun } from './store/runs.js';
 import { applyHelpRequested, recordChainRun } from './store/help.js';
 import { exportPending } from './exporter.js';
 import { factoryPaths } from './factory.js';
@@ -253,6 +253,78 @@ function nextNewline(fd: number, from: number, size: number): number {
     if (buf.length === 0) break;
   }
   return -1;
+}
+
+/**
+ * The events of the complete lines not yet ingested, in the order ingest will read them, without
+ * writing anything: from the offsets `db` stores (opened read-only will do), or from the start of
+ * every file when there is no ledger yet (`db` null). A line ingest will refuse as a line is left
+ * out; whether the ledger will take an event is for the caller to ask (`runAsIngestWillSee`).
+ */
+export function* pendingEvents(db: Db | null, factory: string): Generator<FactoryEvent, void> {
+  const dir = factoryPaths(factory).events;
+  const chunk = DEFAULT_MAX_BYTES;
+  for (const f of listEventFiles(factory)) {
+    let fd: number;
+    try {
+      fd = fs.openSync(path.join(dir, f.name), 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw error;
+    }
+    try {
+      const size = Math.max(f.size, fs.fstatSync(fd).size);
+      let position = db ? storedPosition(db, f.name).offset : 0;
+      let carry = Buffer.alloc(0);
+      let tooLong = false; // the line being read is already longer than any valid line: skipped
+      while (position < size) {
+        const read = readAt(fd, position, Math.min(chunk, size - position));
+        if (read.length === 0) break;
+        position += read.length;
+        const data = carry.length > 0 ? Buffer.concat([carry, read]) : read;
+        let start = 0;
+        for (let nl = data.indexOf(10, start); nl !== -1; nl = data.indexOf(10, start)) {
+          const line = tooLong ? null : readLine({ bytes: data.subarray(start, nl) });
+          if (line !== null && 'event' in line) yield line.event;
+          tooLong = false;
+          start = nl + 1;
+        }
+        carry = Buffer.from(data.subarray(start));
+        if (carry.length > MAX_LINE_BYTES + 1) {
+          tooLong = true;
+          carry = Buffer.alloc(0);
+        }
+      }
+      // What is left in `carry` is a last line without its newline: not read until complete.
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+}
+
+/**
+ * What the ledger will hold for `run` once ingest has read every complete line appended so far:
+ * its record in `db` (null: no ledger yet) with the run events not yet ingested applied on top
+ * by the very rules ingest applies them with. Reads only, so the agent side can ask it of a
+ * ledger it opened read-only, and hear the answer ingest will give to the line it is about to
+ * append, also when the Desk has not caught up yet.
+ */
+export function runAsIngestWillSee(db: Db | null, factory: string, run: string): RecordedRun | undefined {
+  const read = (): RecordedRun | undefined => {
+    const row = db ? recordedRun(db, run) : undefined;
+    let recorded: RecordedRun | undefined = row ? { agent: row.agent, finished_at: row.finished_at } : undefined;
+    for (const event of pendingEvents(db, factory)) {
+      if (event.type === 'run.started' && event.run === run) {
+        if (whyRunStartRefused(recorded, event) === null) recorded = { agent: event.agent, finished_at: null };
+      } else if (event.type === 'run.finished' && event.run === run) {
+        if (recorded && whyRunFinishRefused(recorded, event) === null) recorded = { ...recorded, finished_at: event.at };
+      }
+    }
+    return recorded;
+  };
+  // One read transaction: the offsets and the record are of the same moment, even while the
+  // Desk ingests (the lines past those offsets are then read from the files, which only grow).
+  return db ? db.transaction(read)() : read();
 }
 
 /**

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../electron/cli/commands.js';
 import { cli, runIn } from '../support/cli.js';
-import { helpRequested, proposed, runStarted } from '../support/events.js';
+import { helpRequested, proposed, runFinished, runStarted } from '../support/events.js';
 import { appendEvents, freshFactoryEachTest } from '../support/factory.js';
 
 let factory: string;
@@ -115,6 +115,86 @@ describe('the command line (SPEC 9)', () => {
     }
     expect(fs.existsSync(path.join(factory, 'events'))).toBe(false);
   });
+  it('run start and run finish refuse at once what ingest would refuse of a run (a duplicate run id; a finish with no recorded start, a second finish, or another agent\'s), asking the ledger read-only with the lines not yet ingested on top', async () => {
+    const eventLines = () => {
+      const dir = path.join(factory, 'events');
+      if (!fs.existsSync(dir)) return [];
+      return fs.readdirSync(dir).flatMap((f) => fs.readFileSync(path.join(dir, f), 'utf8').split('\n').filter(Boolean));
+    };
+    const refused = async (argv: string[], reason: RegExp) => {
+      const before = eventLines().length;
+      const result = await runIn(factory, ...argv);
+      expect({ argv, code: result.code, stdout: result.stdout }).toEqual({ argv, code: 2, stdout: '' });
+      expect(result.stderr).toMatch(reason);
+      expect(eventLines()).toHaveLength(before);
+      return result.stderr.replace(/^layover-desk run (start|finish): /, '').trim();
+    };
+    const done = async (argv: string[]) => {
+      const result = await runIn(factory, ...argv);
+      expect({ argv, code: result.code, stderr: result.stderr }).toEqual({ argv, code: 0, stderr: '' });
+    };
+    const start = (run: string, agent = 'builder') => ['run', 'start', '--agent', agent, '--run', run, '--chain', `c_${run}`];
+    const finish = (run: string, agent = 'builder') => ['run', 'finish', '--agent', agent, '--run', run, '--outcome', 'succeeded'];
+    const ledger = path.join(factory, '.layover', 'ledger.sqlite');
+
+    // No ledger yet: the answer comes from the events files alone, as ingest will build it.
+    await refused(finish('r0'), /run r0 finished but has no recorded run\.started/);
+    await done(start('r1'));
+    await refused(start('r1'), /run r1 has already started \(duplicate run id\)/);
+    await done(finish('r1'));
+    await refused(finish('r1'), /run r1 has already finished/);
+    expect(fs.existsSync(ledger)).toBe(false); // asked, never written
+
+    // In the ledger once ingested; a line not ingested yet counts on top of it.
+    expect(JSON.parse((await runIn(factory, 'ingest', '--json')).stdout)).toMatchObject({ applied: 2, refused: [] });
+    await done(start('r2'));
+    await refused(start('r1'), /run r1 has already started/);
+    await refused(finish('r1'), /run r1 has already finished/);
+    await refused(finish('r2', 'reviewer'), /run r2 belongs to agent builder, not reviewer/);
+    await done(finish('r2'));
+    const secondFinish = await refused(finish('r2'), /run r2 has already finished/);
+    const duplicate = await refused(start('r2'), /run r2 has already started/);
+    const otherAgent = await refused(finish('r2', 'reviewer'), /run r2 has already finished/);
+    const noStart = await refused(finish('r9'), /run r9 finished but has no recorded run\.started/);
+
+    // Everything the agent side let through is what ingest takes; and where it said no, ingest
+    // (given the same lines by hand) says no for the same reason, in the same words.
+    expect(JSON.parse((await runIn(factory, 'ingest', '--json')).stdout)).toMatchObject({ applied: 2, refused: [] });
+    appendEvents(
+      factory,
+      runFinished({ at: '2026-03-01T09:00:00.000Z', run: 'r2', agent: 'builder' }),
+      runStarted({ at: '2026-03-01T09:00:01.000Z', run: 'r2', agent: 'builder' }),
+      runFinished({ at: '2026-03-01T09:00:02.000Z', run: 'r2', agent: 'reviewer' }),
+      runFinished({ at: '2026-03-01T09:00:03.000Z', run: 'r9', agent: 'builder' }),
+    );
+    const byIngest = JSON.parse((await runIn(factory, 'ingest', '--json')).stdout) as { applied: number; refused: Array<{ reason: string }> };
+    expect(byIngest.applied).toBe(0);
+    expect(byIngest.refused.map((r) => r.reason)).toEqual([secondFinish, duplicate, otherAgent, noStart]);
+  });
+
+  it('the first words of a longer command list the commands they begin: `run --help` on stdout (exit 0), `run` alone or `run` with a mistyped word on stderr (exit 2)', async () => {
+    const runCommands = COMMANDS.filter((c) => c.name[0] === 'run' && c.name.length > 1);
+    expect(runCommands.map((c) => c.name.join(' '))).toEqual(['run start', 'run finish']);
+    for (const argv of [['run', '--help'], ['run', '-h']]) {
+      const result = await cli(argv, factory);
+      expect({ argv, code: result.code, stderr: result.stderr }).toEqual({ argv, code: 0, stderr: '' });
+      expect(result.stdout).toMatch(/^usage: layover-desk run <command>/);
+      for (const c of runCommands) expect(result.stdout).toContain(`  ${c.name.join(' ').padEnd(10)}  ${c.summary}`);
+      expect(result.stdout).not.toMatch(/^\s+propose\s/m);
+    }
+    const alone = await cli(['run'], factory);
+    expect(alone.code).toBe(2);
+    expect(alone.stdout).toBe('');
+    expect(alone.stderr).toMatch(/which 'run' command\?/);
+    const mistyped = await cli(['run', 'stat', '--help'], factory);
+    expect(mistyped.code).toBe(2);
+    expect(mistyped.stderr).toMatch(/unknown command 'run stat --help'/);
+    for (const result of [alone, mistyped]) {
+      for (const c of runCommands) expect(result.stderr).toContain(c.summary);
+    }
+    expect(fs.readdirSync(factory)).toEqual([]);
+  });
+
   it('demo writes a factory with a realistic history (learnings in every state, fatal requests waiting) and refuses a folder that is not empty', async () => {
     const dir = path.join(factory, 'demo');
     const result = await cli(['demo', dir, '--json'], factory);

@@ -5,17 +5,30 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { CliIo } from '../../electron/cli/command.js';
 import { runCli } from '../../electron/cli/main.js';
+import { runStarted } from '../support/events.js';
+import { appendEvents, eventually } from '../support/factory.js';
 
-function io(controller: AbortController, cwd: string) {
+/** How each watcher was asked to watch: the real chokidar runs, its options are kept. */
+const watched = vi.hoisted(() => [] as Array<{ usePolling?: boolean }>);
+vi.mock('chokidar', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('chokidar')>();
+  const watch: typeof actual.watch = (paths, options) => {
+    watched.push({ ...options });
+    return actual.watch(paths, options);
+  };
+  return { ...actual, watch, default: { ...actual.default, watch } };
+});
+
+function io(controller: AbortController, cwd: string, env: Record<string, string> = {}) {
   const out: string[] = [];
   const err: string[] = [];
   const value: CliIo = {
     stdout: (text) => out.push(text),
     stderr: (text) => err.push(text),
-    env: { LAYOVER_USER_DATA: path.join(cwd, '.user-data') },
+    env: { LAYOVER_USER_DATA: path.join(cwd, '.user-data'), ...env },
     cwd,
     signal: controller.signal,
   };
@@ -63,5 +76,54 @@ describe('layover-desk serve', () => {
     expect(Date.now() - stopping).toBeLessThan(1000);
     expect(cli.out()).toContain('stopped');
     fs.rmSync(factory, { recursive: true, force: true });
+  });
+  /** Starts `serve ARGV` on a fresh factory and waits for its URL; `stop()` ends it and returns its exit code. */
+  async function serving(argv: string[], env: Record<string, string> = {}) {
+    const factory = fs.mkdtempSync(path.join(os.tmpdir(), 'layover-serve-'));
+    const controller = new AbortController();
+    const cli = io(controller, factory, env);
+    const running = runCli(['serve', '--factory', factory, '--port', '0', ...argv], cli.io);
+    const printed = /http:\/\/127\.0\.0\.1:(\d+)\/\?token=([A-Za-z0-9_-]{43})/;
+    const match = await eventually(() => printed.exec(cli.out()) ?? undefined, 'serve prints its URL', 20_000);
+    const call = async (name: string, input: unknown) => {
+      const response = await fetch(`http://127.0.0.1:${match[1]}/api/call/${name}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-layover-token': match[2]! },
+        body: JSON.stringify(input),
+      });
+      return (await response.json()) as { ok: boolean; value: unknown };
+    };
+    const stop = async () => {
+      controller.abort();
+      const code = await running;
+      fs.rmSync(factory, { recursive: true, force: true });
+      return code;
+    };
+    return { factory, cli, call, stop };
+  }
+
+  it('serve --poll watches events/ by polling (network drives send no file-system events) and applies a line appended while it runs', async () => {
+    watched.length = 0;
+    const served = await serving(['--poll']);
+    expect(served.cli.out()).toContain('Watching events/ by polling');
+    expect(watched).toEqual([expect.objectContaining({ usePolling: true })]);
+    appendEvents(served.factory, runStarted({ at: '2026-03-01T08:00:00.000Z', run: 'r1', agent: 'builder' }));
+    await eventually(
+      async () => ((await served.call('runs.list', {})).value as { total: number }).total === 1,
+      'the appended run start is applied',
+      10_000,
+    );
+    expect(await served.stop()).toBe(0);
+  });
+
+  it('LAYOVER_POLL=1 turns polling on for serve as --poll does; without either it watches by file-system events', async () => {
+    watched.length = 0;
+    const byEnv = await serving([], { LAYOVER_POLL: '1' });
+    expect(byEnv.cli.out()).toContain('Watching events/ by polling');
+    expect(await byEnv.stop()).toBe(0);
+    const plain = await serving([]);
+    expect(plain.cli.out()).not.toContain('polling');
+    expect(await plain.stop()).toBe(0);
+    expect(watched.map((options) => options.usePolling)).toEqual([true, false]);
   });
 });

@@ -12,8 +12,22 @@ import {
   type Command,
 } from '../command.js';
 import { parseFlagOptions } from '../flags.js';
-import { existingFactory } from '../ledgerAccess.js';
-import { agentOption, appendValidated, currentLearnings } from './agentSide.js';
+import { existingFactory, peekLedgerOrNone } from '../ledgerAccess.js';
+import { runAsIngestWillSee } from '../../node/ingest.js';
+import { whyRunFinishRefused, whyRunStartRefused, type RecordedRun } from '../../node/store/runs.js';
+import { agentOption, appendLine, currentLearnings, validatedLine } from './agentSide.js';
+
+/**
+ * Refuses at once a run event ingest would refuse: `why` is the store's own rule, asked of what
+ * the ledger will hold for the run when ingest reaches this line (the ledger read-only, with the
+ * lines appended but not yet ingested applied on top, so a `run finish` right after its `run
+ * start` is not refused for a Desk that has not caught up). A ledger that cannot be read leaves
+ * the judging to ingest: the agent is not held up by it.
+ */
+function refuseAsIngestWould(root: string, run: string, why: (recorded: RecordedRun | undefined) => string | null): void {
+  const reason = peekLedgerOrNone(root, (db) => why(runAsIngestWillSee(db, root, run)));
+  if (reason) throw new Refusal(reason);
+}
 
 export const runStartCommand: Command = {
   name: ['run', 'start'],
@@ -25,6 +39,9 @@ export const runStartCommand: Command = {
     'and the ids of the learnings in learnings/<A>.json at this moment, then prints those',
     'learnings: they are what the run should take into account. The Desk keeps, for every run,',
     'which learnings it was given; a help request copies its flags from this record.',
+    '',
+    'Refused at once (exit 2, nothing appended) when ingest would refuse it, including a run id',
+    'that already started (in the ledger or in a line not yet ingested).',
     '',
     'Options:',
     '  --agent A         the agent (required)',
@@ -68,7 +85,9 @@ export const runStartCommand: Command = {
     };
     const answers = stringOption(args, 'answers');
     if (answers !== undefined) raw.answers = answers;
-    appendValidated(root, raw);
+    const { line } = validatedLine(raw);
+    refuseAsIngestWould(root, run, (recorded) => whyRunStartRefused(recorded, { run }));
+    appendLine(root, line);
     if (flagOption(args, 'json')) {
       printJson(io, { run, learnings: given.map(({ id, text, state, impact }) => ({ id, text, state, impact })) });
       return;
@@ -90,6 +109,10 @@ export const runFinishCommand: Command = {
     'Appends a run.finished event. Each finished run counts against the provisional learnings',
     'that were already live when it started; one that runs out of runs lapses.',
     '',
+    'Refused at once (exit 2, nothing appended) when ingest would refuse it: a run with no',
+    'recorded start, one already finished, or one started by another agent (the ledger and the',
+    'lines not yet ingested both count).',
+    '',
     'Options:',
     '  --agent A        the agent (required)',
     '  --run R          the run id given to `run start` (required)',
@@ -106,7 +129,9 @@ export const runFinishCommand: Command = {
       throw new Refusal(`--outcome ${JSON.stringify(outcome)} is not one of ${RUN_OUTCOMES.join(', ')}`);
     }
     const root = existingFactory(factoryDir(args, io));
-    const { event, file } = appendValidated(root, { type: 'run.finished', at: new Date().toISOString(), run, agent, outcome });
+    const { event, line } = validatedLine({ type: 'run.finished', at: new Date().toISOString(), run, agent, outcome });
+    refuseAsIngestWould(root, run, (recorded) => whyRunFinishRefused(recorded, { run, agent }));
+    const file = appendLine(root, line);
     if (flagOption(args, 'json')) printJson(io, event);
     else io.stdout(`run ${run} finished: ${outcome} (appended to ${file})\n`);
   },

@@ -2,7 +2,7 @@
  * `layover-desk serve`: the app in a browser tab, served on 127.0.0.1 with a per-start token.
  */
 import path from 'node:path';
-import { FACTORY_OPTION, Refusal, factoryDir, stringOption, type CliIo, type Command, type ParsedArgs } from '../command.js';
+import { FACTORY_OPTION, Refusal, factoryDir, flagOption, stringOption, type CliIo, type Command, type ParsedArgs } from '../command.js';
 import { Desk } from '../../node/desk.js';
 import type { DeskPort } from '../../node/host/deskPort.js';
 import { startHost } from '../../node/host/http.js';
@@ -17,6 +17,16 @@ export interface ServeOptions {
   onFactory?: (factory: string) => void;
   /** Prefix of the line that prints the URL. */
   banner?: string;
+  /**
+   * Watch `events/` by polling rather than by file-system events, which network drives do not
+   * deliver (default: `LAYOVER_POLL=1` in the environment).
+   */
+  usePolling?: boolean;
+}
+
+/** Whether the environment asks for polling: `LAYOVER_POLL=1` (the app's Desk honours it too). */
+export function pollingFromEnv(env: Record<string, string | undefined>): boolean {
+  return env.LAYOVER_POLL === '1';
 }
 
 function parsePort(raw: string | undefined): number {
@@ -27,9 +37,14 @@ function parsePort(raw: string | undefined): number {
 
 /** Opens the Desk on `factory`, serves it until `io.signal` aborts, then shuts down. */
 export async function serve(options: ServeOptions, io: CliIo): Promise<number> {
+  const usePolling = options.usePolling ?? pollingFromEnv(io.env);
   let desk: DeskPort;
   try {
-    desk = await Desk.open(options.factory, { host: 'browser', ...(options.onFactory ? { onFactoryOpened: options.onFactory } : {}) });
+    desk = await Desk.open(options.factory, {
+      host: 'browser',
+      usePolling,
+      ...(options.onFactory ? { onFactoryOpened: options.onFactory } : {}),
+    });
   } catch (error) {
     io.stderr(`layover-desk serve: cannot open the factory ${options.factory}: ${(error as Error).message}\n`);
     return 1;
@@ -48,7 +63,8 @@ export async function serve(options: ServeOptions, io: CliIo): Promise<number> {
     const message = (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? `port ${options.port} is in use` : (error as Error).message;
     throw new Refusal(message);
   }
-  io.stdout(`${options.banner ?? 'Layover Desk'} on ${options.factory}\nOpen ${host.url}\n(Ctrl+C stops it)\n`);
+  const watching = usePolling ? 'Watching events/ by polling (for network drives)\n' : '';
+  io.stdout(`${options.banner ?? 'Layover Desk'} on ${options.factory}\nOpen ${host.url}\n${watching}(Ctrl+C stops it)\n`);
   options.onListening?.(host.url);
   await new Promise<void>((resolve) => {
     if (io.signal.aborted) resolve();
@@ -63,8 +79,8 @@ export async function serve(options: ServeOptions, io: CliIo): Promise<number> {
 export const serveCommand: Command = {
   name: ['serve'],
   summary: 'Serve the app on 127.0.0.1 for a browser (a tokened URL is printed)',
-  usage: 'serve [--factory DIR] [--port N]',
-  options: { ...FACTORY_OPTION, port: { type: 'string', short: 'p' } },
+  usage: 'serve [--factory DIR] [--port N] [--poll]',
+  options: { ...FACTORY_OPTION, port: { type: 'string', short: 'p' }, poll: { type: 'boolean' } },
   help: [
     'Serves the same window as the desktop app, over HTTP on 127.0.0.1 only, and prints its URL.',
     'The URL carries a random token made at each start: every request without it, the page',
@@ -74,10 +90,12 @@ export const serveCommand: Command = {
     'Options:',
     '  --factory, -f DIR  the factory to open (default: $LAYOVER_FACTORY, else the current folder)',
     '  --port, -p N       the port to listen on (default 0: any free port)',
+    '  --poll             watch events/ by polling, for a factory on a network drive, which',
+    '                     sends no file-system events (also: LAYOVER_POLL=1)',
   ].join('\n'),
   async run(args: ParsedArgs, io: CliIo) {
     const port = parsePort(stringOption(args, 'port'));
     const factory = path.resolve(io.cwd, factoryDir(args, io));
-    return serve({ factory, port }, io);
+    return serve({ factory, port, usePolling: flagOption(args, 'poll') || pollingFromEnv(io.env) }, io);
   },
 };

@@ -32,13 +32,44 @@ export interface RunFinishedInput {
   at: string;
 }
 
-export function runExists(db: Db, run: string): boolean {
-  return stmt(db, 'SELECT 1 FROM runs WHERE run = ?').get(run) !== undefined;
+/** What decides whether a run event can be applied: what is recorded of its run id. */
+export interface RecordedRun {
+  agent: string;
+  finished_at: string | null;
+}
+
+/** The ledger's record of `run` (its start time too), or undefined when no start is recorded. */
+export function recordedRun(db: Db, run: string): (RecordedRun & { started_at: string }) | undefined {
+  return stmt(db, 'SELECT agent, started_at, finished_at FROM runs WHERE run = ?').get(run) as
+    | (RecordedRun & { started_at: string })
+    | undefined;
+}
+
+/**
+ * Why a `run.started` cannot be applied given what is recorded of its run id (`recorded`), or
+ * null when it can. The one rule, asked by ingest (`applyRunStarted`) and by `run start` before
+ * it appends (with the ledger read-only and the lines not yet ingested on top).
+ */
+export function whyRunStartRefused(recorded: RecordedRun | undefined, e: { run: string }): string | null {
+  return recorded ? `run ${e.run} has already started (duplicate run id)` : null;
+}
+
+/**
+ * Why a `run.finished` cannot be applied given what is recorded of its run id, or null: a finish
+ * without a recorded start, a second finish, or a finish naming another agent. Asked by ingest
+ * (`applyRunFinished`) and by `run finish`, as `whyRunStartRefused`.
+ */
+export function whyRunFinishRefused(recorded: RecordedRun | undefined, e: { run: string; agent: string }): string | null {
+  if (!recorded) return `run ${e.run} finished but has no recorded run.started`;
+  if (recorded.finished_at !== null) return `run ${e.run} has already finished (at ${recorded.finished_at})`;
+  if (recorded.agent !== e.agent) return `run ${e.run} belongs to agent ${recorded.agent}, not ${e.agent}`;
+  return null;
 }
 
 /** Records a run's start; a second start of the same run id is refused. */
 export function applyRunStarted(db: Db, e: RunStartedInput): void {
-  if (runExists(db, e.run)) throw new EventRefused(`run ${e.run} has already started (duplicate run id)`);
+  const refused = whyRunStartRefused(recordedRun(db, e.run), e);
+  if (refused !== null) throw new EventRefused(refused);
   const at = normTime(e.at);
   const given = [...new Set(e.learnings)];
   stmt(
@@ -72,12 +103,10 @@ export interface RunFinishedResult {
  * another agent is refused: the ledger cannot tell which learnings that run saw.
  */
 export function applyRunFinished(db: Db, e: RunFinishedInput): RunFinishedResult {
-  const row = stmt(db, 'SELECT agent, started_at, finished_at FROM runs WHERE run = ?').get(e.run) as
-    | { agent: string; started_at: string; finished_at: string | null }
-    | undefined;
-  if (!row) throw new EventRefused(`run ${e.run} finished but has no recorded run.started`);
-  if (row.finished_at !== null) throw new EventRefused(`run ${e.run} has already finished (at ${row.finished_at})`);
-  if (row.agent !== e.agent) throw new EventRefused(`run ${e.run} belongs to agent ${row.agent}, not ${e.agent}`);
+  const row = recordedRun(db, e.run);
+  const refused = whyRunFinishRefused(row, e);
+  if (refused !== null) throw new EventRefused(refused);
+  if (!row) throw new Error('unreachable: a finish without a recorded start is refused above');
   const at = normTime(e.at);
   stmt(db, 'UPDATE runs SET finished_at = ?, outcome = ? WHERE run = ?').run(at, e.outcome, e.run);
 
