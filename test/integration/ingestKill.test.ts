@@ -14,6 +14,7 @@ import { ledgerPath, openDb, type Db } from '../../electron/node/store/db.js';
 import { parseSettingsToml, type Settings } from '../../electron/rules/settings.js';
 import { tempFactory, writeSettings, type TempFactory } from '../support/factory.js';
 import { cliStartAllowanceMs, spawnCli } from '../support/spawnCli.js';
+import { seededRandom } from '../../electron/rules/seededRandom.js';
 
 const TOML = '[learnings]\nprovisional_runs = 3\nconfirm_after = 2\n';
 /** Kills that must land while an ingest is under way (it has committed a batch and not exited). */
@@ -27,15 +28,6 @@ afterAll(() => {
   for (const f of factories) f.remove();
 });
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const CLAIMS = [
   'Clear the build cache when the compiler reports phantom type errors after a branch switch.',
@@ -50,7 +42,7 @@ const CLAIMS = [
 const RUNS = 800;
 
 function writeEvents(factory: string): number {
-  const rand = rng(7);
+  const rand = seededRandom(7);
   fs.mkdirSync(path.join(factory, 'events'), { recursive: true });
   writeSettings(factory, TOML);
   let t = Date.parse('2026-04-01T00:00:00Z');
@@ -108,7 +100,8 @@ function snapshot(db: Db): unknown {
 }
 
 /** Runs the CLI ingest; with `killAfterMs`, SIGKILLs it that long after it has committed its first batch. */
-function runChild(factory: string, killAfterMs: number | null, start = 0): Promise<{ code: number | null; killed: boolean }> {
+function runChild(factory: string, killAfterMs: number | null): Promise<{ code: number | null; killed: boolean }> {
+  const start = progress(factory);
   return new Promise((resolve, reject) => {
     const child = spawnCli(['ingest', '--batch', '3', '--factory', factory], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
@@ -143,11 +136,11 @@ describe('a killed ingest', () => {
     expect(lines).toBeGreaterThan(2400);
     fs.cpSync(path.join(killed, 'events'), path.join(calm, 'events'), { recursive: true });
 
-    const rand = rng(99);
+    const rand = seededRandom(99);
     let interrupted = 0;
     for (let i = 0; i < ATTEMPTS && interrupted < KILLS; i++) {
       const before = progress(killed);
-      const result = await runChild(killed, Math.round(rand() * KILL_SPREAD_MS), before);
+      const result = await runChild(killed, Math.round(rand() * KILL_SPREAD_MS));
       const after = progress(killed);
       if (result.killed && after > before) interrupted++;
       if (!result.killed) break; // it finished first: nothing is left to interrupt
@@ -171,23 +164,25 @@ describe('a killed ingest', () => {
   }, 20_000 + (KILLS + 1) * cliStartAllowanceMs());
 });
 
-const readers = new Map<string, Db>();
-afterAll(() => {
-  for (const db of readers.values()) db.close();
-});
-
-/** Bytes of events committed so far, read through one kept-open reader per factory. */
+/**
+ * Bytes of events committed so far, or 0 while the ledger is being created. Each look opens the
+ * ledger read-only and closes it at once: a reader kept open beside the children could be the
+ * one left holding the log after a kill.
+ */
 function progress(factory: string): number {
   const file = ledgerPath(factory);
-  let db = readers.get(file);
-  if (!db) {
-    if (!fs.existsSync(file)) return 0;
-    try {
-      db = openDb(file, { readonly: true });
-    } catch {
-      return 0; // being created by the child right now
-    }
-    readers.set(file, db);
+  if (!fs.existsSync(file)) return 0;
+  let db: Db;
+  try {
+    db = openDb(file, { readonly: true });
+  } catch {
+    return 0; // being created by the child right now
   }
-  return (db.prepare('SELECT coalesce(sum(offset), 0) AS n FROM event_files').get() as { n: number }).n;
+  try {
+    return (db.prepare('SELECT coalesce(sum(offset), 0) AS n FROM event_files').get() as { n: number }).n;
+  } catch {
+    return 0; // its tables are being created
+  } finally {
+    db.close();
+  }
 }
