@@ -20,6 +20,12 @@ export interface Draft {
   routes: string;
 }
 
+/** A copy of `record` without the entry under `key`. */
+function withoutKey<T>(record: Record<string, T>, key: string): Record<string, T> {
+  const { [key]: _dropped, ...rest } = record;
+  return rest;
+}
+
 export const EMPTY_DRAFT: Draft = { answer: '', workflow: '', flags: '', noFlags: false, routes: '' };
 
 export type HelpDetail = CallOutput<'help.detail'>;
@@ -158,23 +164,16 @@ export function createHelpStore(api: DeskApi) {
       try {
         const answered = await api.call('help.reply', input);
         if (by) rememberResponder(by);
-        set((s) => {
-          const drafts = { ...s.drafts };
-          delete drafts[id];
-          const errors = { ...s.errors };
-          delete errors[id];
-          const pending = { ...s.pending };
-          delete pending[id];
-          return { drafts, errors, pending, handled: { ...s.handled, [id]: answered } };
-        });
+        set((s) => ({
+          drafts: withoutKey(s.drafts, id),
+          errors: withoutKey(s.errors, id),
+          pending: withoutKey(s.pending, id),
+          handled: { ...s.handled, [id]: answered },
+        }));
         await get().load();
         return true;
       } catch (error) {
-        set((s) => {
-          const pending = { ...s.pending };
-          delete pending[id];
-          return { pending, errors: { ...s.errors, [id]: messageOf(error) } };
-        });
+        set((s) => ({ pending: withoutKey(s.pending, id), errors: { ...s.errors, [id]: messageOf(error) } }));
         return false;
       }
     },
@@ -184,21 +183,15 @@ export function createHelpStore(api: DeskApi) {
       try {
         const resolved = await api.call('help.resolve', by.trim() ? { id, by: by.trim() } : { id });
         rememberResponder(by);
-        set((s) => {
-          const errors = { ...s.errors };
-          delete errors[id];
-          const pending = { ...s.pending };
-          delete pending[id];
-          return { errors, pending, handled: { ...s.handled, [id]: resolved } };
-        });
+        set((s) => ({
+          errors: withoutKey(s.errors, id),
+          pending: withoutKey(s.pending, id),
+          handled: { ...s.handled, [id]: resolved },
+        }));
         await get().load();
         return true;
       } catch (error) {
-        set((s) => {
-          const pending = { ...s.pending };
-          delete pending[id];
-          return { pending, errors: { ...s.errors, [id]: messageOf(error) } };
-        });
+        set((s) => ({ pending: withoutKey(s.pending, id), errors: { ...s.errors, [id]: messageOf(error) } }));
         return false;
       }
     },
