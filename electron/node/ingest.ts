@@ -232,6 +232,16 @@ function applyBatch(
   }).immediate();
 }
 
+/** An events file opened for reading; null when it is gone since it was listed (a sweep). */
+function openEventFile(dir: string, name: string): number | null {
+  try {
+    return fs.openSync(path.join(dir, name), 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
 function readAt(fd: number, position: number, length: number): Buffer {
   const buf = Buffer.allocUnsafe(length);
   let done = 0;
@@ -265,13 +275,8 @@ export function* pendingEvents(db: Db | null, factory: string): Generator<Factor
   const dir = factoryPaths(factory).events;
   const chunk = DEFAULT_MAX_BYTES;
   for (const f of listEventFiles(factory)) {
-    let fd: number;
-    try {
-      fd = fs.openSync(path.join(dir, f.name), 'r');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
-      throw error;
-    }
+    const fd = openEventFile(dir, f.name);
+    if (fd === null) continue;
     try {
       const size = Math.max(f.size, fs.fstatSync(fd).size);
       let position = db ? storedPosition(db, f.name).offset : 0;
@@ -348,13 +353,8 @@ export function* ingestSteps(db: Db, factory: string, options: IngestOptions): G
   let runsFinished = 0;
 
   for (const f of files) {
-    let fd: number;
-    try {
-      fd = fs.openSync(path.join(dir, f.name), 'r');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
-      throw error;
-    }
+    const fd = openEventFile(dir, f.name);
+    if (fd === null) continue;
     try {
       const size = Math.max(f.size, fs.fstatSync(fd).size);
       for (;;) {
