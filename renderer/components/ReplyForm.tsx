@@ -6,7 +6,7 @@ import { useSlice, useStores } from '../state/context.js';
 import { EMPTY_DRAFT, replyProblem } from '../state/help.js';
 import { href } from '../state/nav.js';
 import { storedResponder } from '../state/responder.js';
-import { Dialog } from './Dialog.js';
+import { ConfirmDialog } from './ConfirmDialog.js';
 import { Time } from './Time.js';
 
 /** What happened to a request that is no longer open: who, when, and the chain it started. */
@@ -166,27 +166,20 @@ export function ReplyForm({ request }: { request: HelpRequest }) {
         </button>
       </div>
       {confirmResolve && (
-        <Dialog title="Resolve without an answer?" onClose={() => setConfirmResolve(false)}>
+        <ConfirmDialog
+          title="Resolve without an answer?"
+          confirm="Resolve"
+          onCancel={() => setConfirmResolve(false)}
+          onConfirm={() => {
+            setConfirmResolve(false);
+            void help.getState().resolve(request.id, name);
+          }}
+        >
           <p>
             The request of {request.agent} is closed and nothing more is needed: no new chain starts
             {request.awaiting_human ? ', and the waiting chain is finished' : ''}.
           </p>
-          <div className="dialog-actions">
-            <button type="button" onClick={() => setConfirmResolve(false)}>
-              Cancel
-            </button>
-            <button
-              type="button"
-              className="danger"
-              onClick={() => {
-                setConfirmResolve(false);
-                void help.getState().resolve(request.id, name);
-              }}
-            >
-              Resolve
-            </button>
-          </div>
-        </Dialog>
+        </ConfirmDialog>
       )}
     </form>
   );

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { WatcherStatus } from '../../shared/domain.js';
 import { count, percent } from '../lib/format.js';
 import { useSlice, useStores } from '../state/context.js';
-import { Dialog } from './Dialog.js';
+import { ConfirmDialog } from './ConfirmDialog.js';
 import { Time } from './Time.js';
 
 function watcherText(w: WatcherStatus | null): string {
@@ -89,27 +89,20 @@ export function StatusBar() {
         </span>
       )}
       {confirmRestore && problem?.newest_backup && (
-        <Dialog title="Restore the ledger from its newest safety copy?" onClose={() => setConfirmRestore(false)}>
+        <ConfirmDialog
+          title="Restore the ledger from its newest safety copy?"
+          confirm="Restore"
+          onCancel={() => setConfirmRestore(false)}
+          onConfirm={() => {
+            setConfirmRestore(false);
+            void desk.getState().restoreBackup(problem.newest_backup!);
+          }}
+        >
           <p>
             The ledger will be replaced by <span className="mono">{problem.newest_backup}</span>. Decisions made after that
             copy was taken are lost; events are read again from the factory.
           </p>
-          <div className="dialog-actions">
-            <button type="button" onClick={() => setConfirmRestore(false)}>
-              Cancel
-            </button>
-            <button
-              type="button"
-              className="danger"
-              onClick={() => {
-                setConfirmRestore(false);
-                void desk.getState().restoreBackup(problem.newest_backup!);
-              }}
-            >
-              Restore
-            </button>
-          </div>
-        </Dialog>
+        </ConfirmDialog>
       )}
     </footer>
   );
