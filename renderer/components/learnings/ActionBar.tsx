@@ -2,18 +2,14 @@ import { count } from '../../lib/format.js';
 import { actionPhrase } from '../../lib/phrases.js';
 import { useSlice, useStores } from '../../state/context.js';
 import { keepSelected } from './actions.js';
+import { useSelection } from './useSelection.js';
 
 /** The scope of a bulk action, always in words, with the actions themselves. */
 export function ActionBar() {
   const stores = useStores();
   const { learnings, ui } = stores;
-  const total = useSlice(learnings, (s) => s.total);
-  const selectedCount = useSlice(learnings, (s) => s.selected.size);
-  const allMatching = useSlice(learnings, (s) => s.allMatching);
-  const filter = useSlice(learnings, (s) => s.filter);
-  const busy = useSlice(learnings, (s) => s.busy);
+  const { total, allMatching, filter, busy, n } = useSelection(learnings);
   const actionError = useSlice(learnings, (s) => s.actionError);
-  const n = allMatching ? total : selectedCount;
 
   return (
     <div className="actionbar" aria-label="Selection">

@@ -1,20 +1,16 @@
 import { useState } from 'react';
 import { actionPhrase } from '../../lib/phrases.js';
-import { useSlice, useStores } from '../../state/context.js';
+import { useStores } from '../../state/context.js';
 import { Dialog } from '../Dialog.js';
 import { rejectSelected } from './actions.js';
+import { useSelection } from './useSelection.js';
 
 /** Confirms a rejection, stating exactly how many and which, with an optional reason. */
 export function RejectDialog() {
   const stores = useStores();
   const { learnings, ui } = stores;
-  const total = useSlice(learnings, (s) => s.total);
-  const selectedCount = useSlice(learnings, (s) => s.selected.size);
-  const allMatching = useSlice(learnings, (s) => s.allMatching);
-  const filter = useSlice(learnings, (s) => s.filter);
-  const busy = useSlice(learnings, (s) => s.busy);
+  const { allMatching, filter, busy, n } = useSelection(learnings);
   const [reason, setReason] = useState('');
-  const n = allMatching ? total : selectedCount;
   const close = () => ui.getState().openDialog(null);
 
   async function submit(event: React.FormEvent) {
