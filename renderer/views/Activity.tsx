@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { PROPOSAL_OUTCOMES, type ProposalOutcome } from '../../shared/domain.js';
 import { DailyChart } from '../components/DailyChart.js';
+import { DataTable } from '../components/DataTable.js';
 import { Time } from '../components/Time.js';
 import { count } from '../lib/format.js';
 import { useSlice, useStores } from '../state/context.js';
@@ -53,70 +54,42 @@ export function Activity() {
             ))}
           </select>
         </label>
-        <div className="table-scroll">
-          <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">At</th>
-                <th scope="col">Agent</th>
-                <th scope="col">Outcome</th>
-                <th scope="col">Impact</th>
-                <th scope="col">Text</th>
-                <th scope="col">Why</th>
-                <th scope="col">Run</th>
-              </tr>
-            </thead>
-            <tbody>
-              {s.proposals.map((p, i) => (
-                <tr key={`${p.at}-${i}`}>
-                  <td>
-                    <Time at={p.at} />
-                  </td>
-                  <td>{p.agent}</td>
-                  <td>
-                    <span className={`outcome-${p.outcome}`}>{p.outcome}</span>
-                  </td>
-                  <td>{p.impact}</td>
-                  <td className="cell-text">{p.learning_id ? <a href={href('learnings', { id: p.learning_id })}>{p.text}</a> : p.text}</td>
-                  <td>{p.reason ?? <span className="muted">—</span>}</td>
-                  <td className="mono">{p.run ? <a href={href('runs', { run: p.run })}>{p.run}</a> : '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={['At', 'Agent', 'Outcome', 'Impact', 'Text', 'Why', 'Run']}>
+          {s.proposals.map((p, i) => (
+            <tr key={`${p.at}-${i}`}>
+              <td>
+                <Time at={p.at} />
+              </td>
+              <td>{p.agent}</td>
+              <td>
+                <span className={`outcome-${p.outcome}`}>{p.outcome}</span>
+              </td>
+              <td>{p.impact}</td>
+              <td className="cell-text">{p.learning_id ? <a href={href('learnings', { id: p.learning_id })}>{p.text}</a> : p.text}</td>
+              <td>{p.reason ?? <span className="muted">—</span>}</td>
+              <td className="mono">{p.run ? <a href={href('runs', { run: p.run })}>{p.run}</a> : '—'}</td>
+            </tr>
+          ))}
+        </DataTable>
       </section>
       <section aria-labelledby="refused-title">
         <h2 id="refused-title">Refused event lines ({count(s.refusedTotal)})</h2>
         {s.refused.length === 0 ? (
           <p className="muted">Every line of the events files was a valid event.</p>
         ) : (
-          <div className="table-scroll">
-            <table className="data">
-              <thead>
-                <tr>
-                  <th scope="col">File</th>
-                  <th scope="col">Line</th>
-                  <th scope="col">Reason</th>
-                  <th scope="col">Excerpt</th>
-                  <th scope="col">Seen</th>
-                </tr>
-              </thead>
-              <tbody>
-                {s.refused.map((r) => (
-                  <tr key={`${r.file}:${r.line}`}>
-                    <td className="mono">{r.file}</td>
-                    <td>{r.line}</td>
-                    <td>{r.reason}</td>
-                    <td className="mono cell-text">{r.excerpt}</td>
-                    <td>
-                      <Time at={r.seen_at} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable columns={['File', 'Line', 'Reason', 'Excerpt', 'Seen']}>
+            {s.refused.map((r) => (
+              <tr key={`${r.file}:${r.line}`}>
+                <td className="mono">{r.file}</td>
+                <td>{r.line}</td>
+                <td>{r.reason}</td>
+                <td className="mono cell-text">{r.excerpt}</td>
+                <td>
+                  <Time at={r.seen_at} />
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         )}
       </section>
       <section aria-labelledby="sweeps-title">
@@ -124,36 +97,21 @@ export function Activity() {
         {s.sweeps.length === 0 ? (
           <p className="muted">No sweep has run yet.</p>
         ) : (
-          <div className="table-scroll">
-            <table className="data">
-              <thead>
-                <tr>
-                  <th scope="col">At</th>
-                  <th scope="col">Help requests</th>
-                  <th scope="col">Runs</th>
-                  <th scope="col">Log entries</th>
-                  <th scope="col">Refused lines</th>
-                  <th scope="col">Event files</th>
-                  <th scope="col">Lapsed learnings</th>
-                </tr>
-              </thead>
-              <tbody>
-                {s.sweeps.map((w, i) => (
-                  <tr key={`${w.at}-${i}`}>
-                    <td>
-                      <Time at={w.at} />
-                    </td>
-                    <td>{w.help_requests}</td>
-                    <td>{w.runs}</td>
-                    <td>{w.proposals}</td>
-                    <td>{w.refused_lines}</td>
-                    <td>{w.event_files}</td>
-                    <td>{w.lapsed_learnings}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable columns={['At', 'Help requests', 'Runs', 'Log entries', 'Refused lines', 'Event files', 'Lapsed learnings']}>
+            {s.sweeps.map((w, i) => (
+              <tr key={`${w.at}-${i}`}>
+                <td>
+                  <Time at={w.at} />
+                </td>
+                <td>{w.help_requests}</td>
+                <td>{w.runs}</td>
+                <td>{w.proposals}</td>
+                <td>{w.refused_lines}</td>
+                <td>{w.event_files}</td>
+                <td>{w.lapsed_learnings}</td>
+              </tr>
+            ))}
+          </DataTable>
         )}
       </section>
     </div>

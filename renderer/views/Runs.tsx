@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { DataTable, ShowMore } from '../components/DataTable.js';
 import { Time } from '../components/Time.js';
 import { formatFlags } from '../lib/format.js';
 import { useSlice, useStores } from '../state/context.js';
@@ -151,89 +152,51 @@ export function Runs({ run, chain }: { run?: string | undefined; chain?: string 
           </p>
         )}
         <h2>Chains ({chainsTotal})</h2>
-        <div className="table-scroll">
-          <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">Chain</th>
-                <th scope="col">Agent</th>
-                <th scope="col">State</th>
-                <th scope="col">Runs</th>
-                <th scope="col">Answers request</th>
-                <th scope="col">Continued as</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {chains.map((c) => (
-                <tr key={c.chain} ref={c.chain === chain ? chainRef : undefined} className={c.chain === chain ? 'highlight' : undefined}>
-                  <td className="mono">
-                    <a href={href('runs', { chain: c.chain })} aria-current={c.chain === chain ? 'true' : undefined}>
-                      {c.chain}
-                    </a>
-                  </td>
-                  <td>{c.agent}</td>
-                  <td>
-                    <span className={`chain-state chain-${c.state}`}>{c.state.replace('_', ' ')}</span>
-                  </td>
-                  <td>{c.runs}</td>
-                  <td className="mono">{c.answers ? <a href={href('needs', { request: c.answers })}>{c.answers}</a> : '—'}</td>
-                  <td className="mono">
-                    {c.continued_as ? <a href={href('runs', { chain: c.continued_as })}>{c.continued_as}</a> : '—'}
-                  </td>
-                  <td>
-                    <Time at={c.created_at} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-        {chains.length < chainsTotal && (
-          <button type="button" className="more" onClick={() => runs.getState().more('chains')}>
-            Show more chains ({chains.length} of {chainsTotal} shown)
-          </button>
-        )}
+        <DataTable columns={['Chain', 'Agent', 'State', 'Runs', 'Answers request', 'Continued as', 'Created']}>
+          {chains.map((c) => (
+            <tr key={c.chain} ref={c.chain === chain ? chainRef : undefined} className={c.chain === chain ? 'highlight' : undefined}>
+              <td className="mono">
+                <a href={href('runs', { chain: c.chain })} aria-current={c.chain === chain ? 'true' : undefined}>
+                  {c.chain}
+                </a>
+              </td>
+              <td>{c.agent}</td>
+              <td>
+                <span className={`chain-state chain-${c.state}`}>{c.state.replace('_', ' ')}</span>
+              </td>
+              <td>{c.runs}</td>
+              <td className="mono">{c.answers ? <a href={href('needs', { request: c.answers })}>{c.answers}</a> : '—'}</td>
+              <td className="mono">
+                {c.continued_as ? <a href={href('runs', { chain: c.continued_as })}>{c.continued_as}</a> : '—'}
+              </td>
+              <td>
+                <Time at={c.created_at} />
+              </td>
+            </tr>
+          ))}
+        </DataTable>
+        <ShowMore what="chains" shown={chains.length} total={chainsTotal} onMore={() => runs.getState().more('chains')} />
         <h2>Runs ({runsTotal})</h2>
-        <div className="table-scroll">
-          <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">Run</th>
-                <th scope="col">Agent</th>
-                <th scope="col">Chain</th>
-                <th scope="col">Workflow</th>
-                <th scope="col">Started</th>
-                <th scope="col">Outcome</th>
-                <th scope="col">Learnings given</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                  <tr key={r.run} className={[r.run === runId ? 'current' : '', chain && r.chain === chain ? 'highlight' : ''].join(' ').trim() || undefined}>
-                    <td className="mono">
-                      <a href={href('runs', { run: r.run, chain })} aria-current={r.run === runId ? 'true' : undefined}>
-                        {r.run}
-                      </a>
-                    </td>
-                    <td>{r.agent}</td>
-                    <td className="mono">{r.chain}</td>
-                    <td className="mono">{r.workflow}</td>
-                    <td>
-                      <Time at={r.started_at} />
-                    </td>
-                    <td>{r.outcome ?? 'running'}</td>
-                    <td>{r.learnings.length}</td>
-                  </tr>
-                ))}
-            </tbody>
-          </table>
-        </div>
-        {rows.length < runsTotal && (
-          <button type="button" className="more" onClick={() => runs.getState().more('runs')}>
-            Show more runs ({rows.length} of {runsTotal} shown)
-          </button>
-        )}
+        <DataTable columns={['Run', 'Agent', 'Chain', 'Workflow', 'Started', 'Outcome', 'Learnings given']}>
+          {rows.map((r) => (
+            <tr key={r.run} className={[r.run === runId ? 'current' : '', chain && r.chain === chain ? 'highlight' : ''].join(' ').trim() || undefined}>
+              <td className="mono">
+                <a href={href('runs', { run: r.run, chain })} aria-current={r.run === runId ? 'true' : undefined}>
+                  {r.run}
+                </a>
+              </td>
+              <td>{r.agent}</td>
+              <td className="mono">{r.chain}</td>
+              <td className="mono">{r.workflow}</td>
+              <td>
+                <Time at={r.started_at} />
+              </td>
+              <td>{r.outcome ?? 'running'}</td>
+              <td>{r.learnings.length}</td>
+            </tr>
+          ))}
+        </DataTable>
+        <ShowMore what="runs" shown={rows.length} total={runsTotal} onMore={() => runs.getState().more('runs')} />
       </section>
       <section className="pane pane-detail" aria-label="Run">
         <RunDetail />
