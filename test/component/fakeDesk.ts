@@ -18,6 +18,7 @@ import {
   type PushPayload,
 } from '../../shared/api.js';
 import type { Chain, HelpRequest, Learning, LearningState, Run, SweepReport } from '../../shared/domain.js';
+import { testDeskInfo } from '../support/deskInfo.js';
 
 const IMPACTS = ['low', 'medium', 'high'] as const;
 const STATES: LearningState[] = ['provisional', 'confirmed', 'lapsed', 'rejected'];
@@ -110,22 +111,11 @@ export class FakeDesk implements DeskApi {
     this.learnings = options.learnings ?? Array.from({ length: 50 }, (_, i) => makeLearning(i));
     this.requests = options.requests ?? [makeRequest()];
     this.sweeps = options.sweeps ?? [makeSweep()];
-    this.info = {
-      version: '0.0.0-test',
+    this.info = testDeskInfo({
       host: options.host ?? 'browser',
-      factory: '/tmp/factory',
-      factory_error: null,
-      ledger_problem: null,
       os_user: options.osUser ?? 'osuser',
-      settings: {
-        learnings: { provisional_runs: 20, confirm_after: 3, max_text: 400, max_per_run: 25, keep_lapsed_days: 14 },
-        retention: { days: 90 },
-      },
-      settings_error: null,
-      settings_warnings: [],
-      watcher: { state: 'watching', done_bytes: 0, total_bytes: 0, last_event_at: null, error: null },
       last_sweep: this.sweeps[0] ?? null,
-    };
+    });
   }
 
   emit<P extends PushName>(name: P, payload: PushPayload<P>): void {

@@ -8,26 +8,12 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, CHANNELS, type DeskInfo, type Handlers } from '../../shared/api.js';
+import { ApiError, CHANNELS, type Handlers } from '../../shared/api.js';
 import type { PushListener } from '../../electron/node/host/deskPort.js';
 import { CSP, resolveStatic, startHost, tokenMatches, type RunningHost } from '../../electron/node/host/http.js';
+import { testDeskInfo } from '../support/deskInfo.js';
 
-const info: DeskInfo = {
-  version: '0.0.0-test',
-  host: 'browser',
-  factory: '/tmp/factory',
-  factory_error: null,
-  ledger_problem: null,
-  os_user: 'tester',
-  settings: {
-    learnings: { provisional_runs: 20, confirm_after: 3, max_text: 400, max_per_run: 25, keep_lapsed_days: 14 },
-    retention: { days: 90 },
-  },
-  settings_error: null,
-  settings_warnings: [],
-  watcher: { state: 'watching', done_bytes: 0, total_bytes: 0, last_event_at: null, error: null },
-  last_sweep: null,
-};
+const info = testDeskInfo();
 
 function testHandlers(): Handlers {
   const handlers: Record<string, (input: unknown) => unknown> = {};
