@@ -4,7 +4,6 @@
  */
 import {
   ApiError,
-  parsePush,
   unwrap,
   type CallInput,
   type CallOutput,
@@ -13,6 +12,7 @@ import {
   type PushName,
   type PushPayload,
 } from '../../shared/api.js';
+import { checkedPush } from './push.js';
 
 export interface PreloadBridge {
   invoke(channel: string, input: unknown): Promise<unknown>;
@@ -38,14 +38,8 @@ export function bridgeApi(bridge: PreloadBridge): DeskApi {
     },
     on<P extends PushName>(name: P, listener: (payload: PushPayload<P>) => void): () => void {
       return bridge.subscribe(name, (payload) => {
-        let parsed: PushPayload<P>;
-        try {
-          parsed = parsePush(name, payload);
-        } catch (error) {
-          console.error(error);
-          return;
-        }
-        listener(parsed);
+        const parsed = checkedPush(name, () => payload);
+        if (parsed !== undefined) listener(parsed);
       });
     },
   };

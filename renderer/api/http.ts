@@ -6,7 +6,6 @@
 import {
   ApiError,
   PUSH_NAMES,
-  parsePush,
   unwrap,
   type CallInput,
   type CallOutput,
@@ -15,6 +14,7 @@ import {
   type PushName,
   type PushPayload,
 } from '../../shared/api.js';
+import { checkedPush } from './push.js';
 
 type Listener = (payload: unknown) => void;
 
@@ -29,13 +29,8 @@ export function httpApi(base = ''): DeskApi {
       source.addEventListener(name, (event) => {
         const set = listeners.get(name);
         if (!set || set.size === 0) return;
-        let payload: unknown;
-        try {
-          payload = parsePush(name, JSON.parse((event as MessageEvent<string>).data));
-        } catch (error) {
-          console.error(error);
-          return;
-        }
+        const payload = checkedPush(name, () => JSON.parse((event as MessageEvent<string>).data));
+        if (payload === undefined) return;
         for (const listener of [...set]) listener(payload);
       });
     }
