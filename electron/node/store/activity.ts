@@ -5,6 +5,7 @@
 import type { ProposalLogEntry, ProposalOutcome, RefusedLine } from '../../../shared/domain.js';
 import type { DayStats } from '../../../shared/api.js';
 import type { Db } from './db.js';
+import { equalsWhere } from './where.js';
 
 export interface ProposalQuery {
   outcome?: ProposalOutcome | undefined;
@@ -15,24 +16,14 @@ export interface ProposalQuery {
 
 /** The proposal log, newest first. */
 export function listProposals(db: Db, query: ProposalQuery = {}): { total: number; rows: ProposalLogEntry[] } {
-  const parts: string[] = [];
-  const params: Record<string, unknown> = {};
-  if (query.outcome) {
-    parts.push('outcome = @outcome');
-    params.outcome = query.outcome;
-  }
-  if (query.agent) {
-    parts.push('agent = @agent');
-    params.agent = query.agent;
-  }
-  const where = parts.length > 0 ? `WHERE ${parts.join(' AND ')}` : '';
-  const total = (db.prepare(`SELECT count(*) AS n FROM proposals ${where}`).get(params) as { n: number }).n;
+  const where = equalsWhere({ outcome: query.outcome, agent: query.agent });
+  const total = (db.prepare(`SELECT count(*) AS n FROM proposals ${where.sql}`).get(where.params) as { n: number }).n;
   const rows = db
     .prepare(
-      `SELECT at, agent, run, text, impact, outcome, learning_id, reason FROM proposals ${where}
+      `SELECT at, agent, run, text, impact, outcome, learning_id, reason FROM proposals ${where.sql}
        ORDER BY seq DESC LIMIT @limit OFFSET @offset`,
     )
-    .all({ ...params, limit: query.limit ?? 100, offset: query.offset ?? 0 }) as ProposalLogEntry[];
+    .all({ ...where.params, limit: query.limit ?? 100, offset: query.offset ?? 0 }) as ProposalLogEntry[];
   return { total, rows };
 }
 

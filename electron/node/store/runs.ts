@@ -11,6 +11,7 @@ import type { LearningRef } from '../../../shared/api.js';
 import { countRun } from '../../rules/ledger.js';
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
+import { equalsWhere } from './where.js';
 import { EventRefused, LEARNING_COLUMNS, addHistory, dayOf, markExportPending, normTime, saveLearning, toLearning } from './learnings.js';
 
 export interface RunStartedInput {
@@ -198,21 +199,11 @@ export interface ListRunsInput {
 
 /** Runs, newest first. */
 export function listRuns(db: Db, input: ListRunsInput = {}): { total: number; rows: Run[] } {
-  const parts: string[] = [];
-  const params: Record<string, unknown> = {};
-  if (input.agent) {
-    parts.push('agent = @agent');
-    params.agent = input.agent;
-  }
-  if (input.chain) {
-    parts.push('chain = @chain');
-    params.chain = input.chain;
-  }
-  const where = parts.length > 0 ? `WHERE ${parts.join(' AND ')}` : '';
-  const total = (db.prepare(`SELECT count(*) AS n FROM runs ${where}`).get(params) as { n: number }).n;
+  const where = equalsWhere({ agent: input.agent, chain: input.chain });
+  const total = (db.prepare(`SELECT count(*) AS n FROM runs ${where.sql}`).get(where.params) as { n: number }).n;
   const rows = db
-    .prepare(`SELECT ${RUN_COLUMNS} FROM runs ${where} ORDER BY seq DESC LIMIT @limit OFFSET @offset`)
-    .all({ ...params, limit: input.limit ?? 100, offset: input.offset ?? 0 })
+    .prepare(`SELECT ${RUN_COLUMNS} FROM runs ${where.sql} ORDER BY seq DESC LIMIT @limit OFFSET @offset`)
+    .all({ ...where.params, limit: input.limit ?? 100, offset: input.offset ?? 0 })
     .map(toRun);
   return { total, rows };
 }
