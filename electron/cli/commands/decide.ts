@@ -12,12 +12,15 @@ import {
   stringOption,
   type CliIo,
   type Command,
+  type Options,
   type ParsedArgs,
 } from '../command.js';
 import { withLedger } from '../ledgerAccess.js';
 import { decideLearnings, undoDecisions, type DecisionResult } from '../../node/store/learnings.js';
 import { exportPending } from '../../node/exporter.js';
 import type { Db } from '../../node/store/db.js';
+
+const DECISION_OPTIONS: Options = { ...FACTORY_OPTION, ...JSON_OPTION, by: { type: 'string' } };
 
 const COMMON_HELP = [
   '  --by NAME      who decides (required): recorded in the learning history',
@@ -82,7 +85,7 @@ export const rejectCommand: Command = {
     '  --reason R     why (shown in the history and to the operator)',
     ...COMMON_HELP,
   ].join('\n'),
-  options: { ...FACTORY_OPTION, ...JSON_OPTION, by: { type: 'string' }, reason: { type: 'string' } },
+  options: { ...DECISION_OPTIONS, reason: { type: 'string' } },
   run: (args, io) =>
     runDecision(args, io, {
       verb: 'rejected',
@@ -102,7 +105,7 @@ export const keepCommand: Command = {
     'Options:',
     ...COMMON_HELP,
   ].join('\n'),
-  options: { ...FACTORY_OPTION, ...JSON_OPTION, by: { type: 'string' } },
+  options: DECISION_OPTIONS,
   run: (args, io) =>
     runDecision(args, io, {
       verb: 'kept',
@@ -122,7 +125,7 @@ export const undoCommand: Command = {
     'Options:',
     ...COMMON_HELP,
   ].join('\n'),
-  options: { ...FACTORY_OPTION, ...JSON_OPTION, by: { type: 'string' } },
+  options: DECISION_OPTIONS,
   run: (args, io) =>
     runDecision(args, io, {
       verb: 'undone',
