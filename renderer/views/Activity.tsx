@@ -1,7 +1,8 @@
 import { useEffect } from 'react';
-import { PROPOSAL_OUTCOMES, type ProposalOutcome } from '../../shared/domain.js';
+import { PROPOSAL_OUTCOMES } from '../../shared/domain.js';
 import { DailyChart } from '../components/DailyChart.js';
 import { DataTable } from '../components/DataTable.js';
+import { FilterSelect } from '../components/FilterSelect.js';
 import { Time } from '../components/Time.js';
 import { count } from '../lib/format.js';
 import { useSlice, useStores } from '../state/context.js';
@@ -43,17 +44,13 @@ export function Activity() {
       </section>
       <section aria-labelledby="proposals-title">
         <h2 id="proposals-title">Proposal log ({count(s.proposalsTotal)})</h2>
-        <label className="inline-label">
-          Outcome
-          <select value={s.outcome} onChange={(e) => activity.getState().setOutcome(e.target.value as ProposalOutcome | '')}>
-            <option value="">all outcomes</option>
-            {PROPOSAL_OUTCOMES.map((o) => (
-              <option key={o} value={o}>
-                {o}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          label="Outcome"
+          value={s.outcome}
+          all="all outcomes"
+          choices={PROPOSAL_OUTCOMES}
+          onChange={(outcome) => activity.getState().setOutcome(outcome)}
+        />
         <DataTable columns={['At', 'Agent', 'Outcome', 'Impact', 'Text', 'Why', 'Run']}>
           {s.proposals.map((p, i) => (
             <tr key={`${p.at}-${i}`}>

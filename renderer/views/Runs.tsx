@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { DataTable, ShowMore } from '../components/DataTable.js';
+import { FilterSelect } from '../components/FilterSelect.js';
 import { Time } from '../components/Time.js';
 import { formatFlags } from '../lib/format.js';
 import { useSlice, useStores } from '../state/context.js';
@@ -135,17 +136,7 @@ export function Runs({ run, chain }: { run?: string | undefined; chain?: string 
     <div className="split runs-view">
       <section className="pane pane-list" aria-labelledby="runs-title">
         <h1 id="runs-title">Runs & chains</h1>
-        <label className="inline-label">
-          Agent
-          <select value={agent} onChange={(e) => runs.getState().setAgent(e.target.value)}>
-            <option value="">all agents</option>
-            {agentNames.map((a) => (
-              <option key={a} value={a}>
-                {a}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect label="Agent" value={agent} all="all agents" choices={agentNames} onChange={(a) => runs.getState().setAgent(a)} />
         {error && (
           <p role="alert" className="error-text">
             {error}

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { IMPACTS, LEARNING_STATES } from '../../../shared/domain.js';
 import { count } from '../../lib/format.js';
+import { FilterSelect } from '../FilterSelect.js';
 import { useSlice, useStores } from '../../state/context.js';
 
 export const SEARCH_ID = 'learning-search';
@@ -62,17 +63,13 @@ export function FilterBar() {
           </button>
         ))}
       </div>
-      <label className="inline-label">
-        Agent
-        <select value={filter.agent ?? ''} onChange={(e) => learnings.getState().setFilter({ agent: e.target.value || undefined })}>
-          <option value="">all agents</option>
-          {allAgents.map((a) => (
-            <option key={a} value={a}>
-              {a}
-            </option>
-          ))}
-        </select>
-      </label>
+      <FilterSelect
+        label="Agent"
+        value={filter.agent ?? ''}
+        all="all agents"
+        choices={allAgents}
+        onChange={(agent) => learnings.getState().setFilter({ agent: agent || undefined })}
+      />
       <label className="inline-label search-label" htmlFor={SEARCH_ID}>
         Search
       </label>
