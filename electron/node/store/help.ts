@@ -16,12 +16,13 @@
  */
 import { ulid } from 'ulid';
 import { ApiError } from '../../../shared/api.js';
-import type { Chain, Flags, HelpCategory, HelpRequest, HelpState, Run, RunOutcome } from '../../../shared/domain.js';
+import type { Chain, Flags, HelpCategory, HelpRequest, HelpState, Run } from '../../../shared/domain.js';
 import { chainState, humanTime } from '../../rules/chains.js';
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
 import { flushOutbox } from '../outbox.js';
 import { EventRefused } from './learnings.js';
+import { RUN_COLUMNS, toRun } from './runs.js';
 
 /** The fields of a `help.requested` event this module reads (structurally the events.ts type). */
 export interface HelpRequestedFields {
@@ -119,20 +120,6 @@ interface ChainRow {
   continued_as: string | null;
 }
 
-interface RunRow {
-  run: string;
-  agent: string;
-  chain: string;
-  workflow: string;
-  flags: string;
-  routes: string;
-  learnings: string;
-  answers: string | null;
-  started_at: string;
-  finished_at: string | null;
-  outcome: string | null;
-}
-
 function json<T>(text: string | null, fallback: T): T {
   if (text === null) return fallback;
   try {
@@ -181,22 +168,6 @@ function toChain(row: ChainRow): Chain {
     routes: json<string[] | null>(row.routes, null),
     created_at: row.created_at,
     runs: row.run_count,
-  };
-}
-
-function toRun(row: RunRow): Run {
-  return {
-    run: row.run,
-    agent: row.agent,
-    chain: row.chain,
-    workflow: row.workflow,
-    flags: json<Flags>(row.flags, {}),
-    routes: json<string[]>(row.routes, []),
-    started_at: row.started_at,
-    finished_at: row.finished_at,
-    outcome: (row.outcome as RunOutcome | null) ?? null,
-    learnings: json<string[]>(row.learnings, []),
-    answers: row.answers,
   };
 }
 
@@ -332,7 +303,7 @@ export function listChains(db: Db, query: ChainQuery = {}): { total: number; row
 }
 
 function runsOfChain(db: Db, chain: string): Run[] {
-  const rows = db.prepare('SELECT * FROM runs WHERE chain = ? ORDER BY seq').all(chain) as RunRow[];
+  const rows = db.prepare(`SELECT ${RUN_COLUMNS} FROM runs WHERE chain = ? ORDER BY seq`).all(chain);
   return rows.map(toRun);
 }
 
