@@ -333,6 +333,22 @@ export function runAsIngestWillSee(db: Db | null, factory: string, run: string):
 }
 
 /**
+ * Whether ingest will find the help request id `id` already taken: recorded in the ledger, or
+ * filed by a line appended but not read yet. The agent side asks this before appending, so a
+ * duplicate is refused at once rather than recorded as a refused line later.
+ */
+export function helpIdTakenAsIngestWillSee(db: Db | null, factory: string, id: string): boolean {
+  const read = (): boolean => {
+    if (db && stmt(db, 'SELECT 1 FROM help_requests WHERE id = ?').get(id) !== undefined) return true;
+    for (const event of pendingEvents(db, factory)) {
+      if (event.type === 'help.requested' && event.id === id) return true;
+    }
+    return false;
+  };
+  return db ? db.transaction(read)() : read();
+}
+
+/**
  * The catch-up as steps: each `next()` applies one bounded batch (one transaction) and yields
  * the progress. Returns the final result.
  */

@@ -325,6 +325,21 @@ describe('categories', () => {
     expect(again.stderr).toMatch(/duplicate help request id hlp_x/);
   });
 
+  it('refuses an id that a line not yet ingested already files, as ingest would, with or without a ledger', async () => {
+    const first = await cli('ask', '--agent', 'scout', '--run', 'run_1', '--chain', 'chn_a', '--id', 'hlp_y', 'Ship it?');
+    expect(first.code).toBe(0);
+    const again = await cli('ask', '--agent', 'scout', '--run', 'run_1', '--chain', 'chn_a', '--id', 'hlp_y', 'Ship it now?');
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/duplicate help request id hlp_y/);
+    await ingest();
+    const other = await cli('ask', '--agent', 'scout', '--run', 'run_1', '--chain', 'chn_a', '--id', 'hlp_z', 'And this?');
+    expect(other.code).toBe(0);
+    const third = await cli('ask', '--agent', 'scout', '--run', 'run_1', '--chain', 'chn_a', '--id', 'hlp_z', 'And this?');
+    expect(third.code).toBe(2);
+    await ingest();
+    expect((await requests()).map((r) => r.id).sort()).toEqual(['hlp_y', 'hlp_z']);
+  });
+
   it('refuses a bad agent name when asking', async () => {
     const result = await cli('ask', '--agent', '../etc', '--run', 'run_1', '--chain', 'chn_a', 'Which token?');
     expect(result.code).toBe(2);

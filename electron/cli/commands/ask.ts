@@ -1,16 +1,18 @@
 import { ulid } from 'ulid';
 import type { Command } from '../command.js';
 import { FACTORY_OPTION, Refusal, factoryDir, flagOption, printJson, requiredOption, stringOption } from '../command.js';
-import { existingFactory, peekLedger } from '../ledgerAccess.js';
+import { existingFactory, peekLedgerOrNone } from '../ledgerAccess.js';
+import { helpIdTakenAsIngestWillSee } from '../../node/ingest.js';
 import { HELP_CATEGORIES } from '../../rules/events.js';
 import { appendLine, validatedLine } from './agentSide.js';
 
 /**
- * True when the factory's ledger already holds a request with this id (ingest would refuse it).
- * A ledger that cannot be read must not stop an agent from asking: ingest checks again.
+ * True when ingest would refuse this id as a duplicate: the ledger holds it, or a line not yet
+ * ingested files it. A ledger that cannot be read must not stop an agent from asking: ingest
+ * checks again.
  */
 function alreadyFiled(root: string, id: string): boolean {
-  return peekLedger(root, (db) => db.prepare('SELECT 1 FROM help_requests WHERE id = ?').get(id) !== undefined) ?? false;
+  return peekLedgerOrNone(root, (db) => helpIdTakenAsIngestWillSee(db, root, id)) ?? false;
 }
 
 export const askCommand: Command = {
