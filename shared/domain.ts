@@ -187,6 +187,8 @@ export const SweepReport = z.object({
   refused_lines: z.number().int().default(0),
   event_files: z.number().int(),
   lapsed_learnings: z.number().int(),
+  /** Chains left with no run and no request, older than the horizon. Earlier reports read as 0. */
+  chains: z.number().int().default(0),
 });
 export type SweepReport = z.infer<typeof SweepReport>;
 

@@ -77,6 +77,16 @@ export function sweep(db: Db, factory: string, settings: Settings, now: Date = n
   const deleteWords = db.prepare('DELETE FROM learning_words WHERE learning_rowid = ?');
   const deleteHistory = db.prepare('DELETE FROM learning_history WHERE learning_id = ?');
   const deleteLearning = db.prepare("DELETE FROM learnings WHERE rowid = ? AND state = 'lapsed'");
+  // A chain is only its links: once its runs and the requests that name it are gone, nothing
+  // refers to it and it would otherwise stay forever. One made by a reply today has no run yet,
+  // which is why only chains created before the horizon go.
+  const deleteChains = db.prepare(
+    `DELETE FROM chains WHERE substr(created_at, 1, 10) < @horizon
+       AND NOT EXISTS (SELECT 1 FROM runs WHERE runs.chain = chains.chain)
+       AND NOT EXISTS (SELECT 1 FROM help_requests h WHERE h.chain = chains.chain OR h.continued_as = chains.chain)`,
+  );
+  // The sweep reports are a log like the others, kept as long.
+  const deleteOldSweeps = db.prepare('DELETE FROM sweeps WHERE substr(at, 1, 10) < ?');
   const insertSweep = db.prepare('INSERT INTO sweeps (at, report) VALUES (?, ?)');
 
   const { report, seq, files } = db
@@ -86,6 +96,8 @@ export function sweep(db: Db, factory: string, settings: Settings, now: Date = n
       const runs = deleteRuns.run(horizon).changes;
       const proposals = deleteProposals.run(horizon).changes;
       const refused_lines = deleteRefused.run(horizon).changes;
+      const chains = deleteChains.run({ horizon }).changes;
+      deleteOldSweeps.run(horizon);
 
       let lapsed_learnings = 0;
       for (const row of lapsedRows.all()) {
@@ -106,6 +118,7 @@ export function sweep(db: Db, factory: string, settings: Settings, now: Date = n
         refused_lines,
         event_files: files.length,
         lapsed_learnings,
+        chains,
       };
       const seq = Number(insertSweep.run(report.at, JSON.stringify(report)).lastInsertRowid);
       return { report, seq, files };

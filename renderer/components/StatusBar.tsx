@@ -57,7 +57,7 @@ export function StatusBar() {
         <span className="status-item" title={`Sweep at ${sweep.at}`}>
           Last sweep: <Time at={sweep.at} relative /> — deleted {count(sweep.help_requests)} requests, {count(sweep.runs)} runs,{' '}
           {count(sweep.proposals)} log entries, {count(sweep.refused_lines)} refused lines, {count(sweep.event_files)} event files,{' '}
-          {count(sweep.lapsed_learnings)} lapsed learnings
+          {count(sweep.lapsed_learnings)} lapsed learnings, {count(sweep.chains)} chains
         </span>
       )}
       {info?.factory_error && (

@@ -94,7 +94,7 @@ export function Activity() {
         {s.sweeps.length === 0 ? (
           <p className="muted">No sweep has run yet.</p>
         ) : (
-          <DataTable columns={['At', 'Help requests', 'Runs', 'Log entries', 'Refused lines', 'Event files', 'Lapsed learnings']}>
+          <DataTable columns={['At', 'Help requests', 'Runs', 'Log entries', 'Refused lines', 'Event files', 'Lapsed learnings', 'Chains']}>
             {s.sweeps.map((w, i) => (
               <tr key={`${w.at}-${i}`}>
                 <td>
@@ -106,6 +106,7 @@ export function Activity() {
                 <td>{w.refused_lines}</td>
                 <td>{w.event_files}</td>
                 <td>{w.lapsed_learnings}</td>
+                <td>{w.chains}</td>
               </tr>
             ))}
           </DataTable>

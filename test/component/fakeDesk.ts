@@ -78,6 +78,7 @@ export function makeSweep(patch: Partial<SweepReport> = {}): SweepReport {
     refused_lines: 7,
     event_files: 3,
     lapsed_learnings: 4,
+    chains: 1,
     ...patch,
   };
 }

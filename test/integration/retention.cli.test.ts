@@ -91,7 +91,9 @@ describe('a sweep keeps exactly what the retention rules keep', () => {
       proposals: before.proposals - count('proposals'),
       lapsed_learnings: before.learnings - count('learnings'),
     });
-    expect(report).toMatchObject({ help_requests: 1, runs: 1, proposals: 1, lapsed_learnings: 0 });
+    expect(report).toMatchObject({ help_requests: 1, runs: 1, proposals: 1, lapsed_learnings: 0, chains: 1 });
+    // The old chain has nothing left that names it, so it goes too; the recent one stays.
+    expect(query('SELECT chain FROM chains ORDER BY chain')).toEqual([{ chain: 'chain-r89' }]);
     // Both proposals made provisional learnings: state, not events, so both stay.
     expect(learningOf('talker').map((l) => l.state)).toEqual(['provisional', 'provisional']);
   });

@@ -108,6 +108,7 @@ describe('sweeping events-like records by whole UTC day', () => {
       refused_lines: 1,
       event_files: 0,
       lapsed_learnings: 0,
+      chains: 0,
     });
   });
 
@@ -229,8 +230,31 @@ describe('the record of sweeps', () => {
       JSON.stringify({ at: NOW.toISOString(), help_requests: 1, runs: 0, proposals: 0, event_files: 0, lapsed_learnings: 0 }),
     );
     expect(listSweeps(db, { offset: 0, limit: 1 }).rows).toEqual([
-      { at: NOW.toISOString(), help_requests: 1, runs: 0, proposals: 0, refused_lines: 0, event_files: 0, lapsed_learnings: 0 },
+      { at: NOW.toISOString(), help_requests: 1, runs: 0, proposals: 0, refused_lines: 0, event_files: 0, lapsed_learnings: 0, chains: 0 },
     ]);
+  });
+
+  it('a chain goes once nothing names it and it is older than the horizon; one a reply started is kept while its request is', () => {
+    const addChain = (chain: string, at: string) =>
+      db.prepare("INSERT INTO chains (chain, agent, created_at) VALUES (?, 'ag', ?)").run(chain, at);
+    addChain('c_orphan', ago(120));
+    addChain('c_recent', ago(2));
+    addChain('c_with_run', ago(120));
+    addRun('r_new', ago(1));
+    db.prepare("UPDATE runs SET chain = 'c_with_run' WHERE run = 'r_new'").run();
+    addChain('c_replied', ago(120));
+    addHelp('h_new', ago(1));
+    db.prepare("UPDATE help_requests SET state = 'answered', continued_as = 'c_replied' WHERE id = 'h_new'").run();
+    const report = sweep(db, factory, settings(), NOW);
+    expect(report.chains).toBe(1);
+    expect(ids('chains', 'chain')).toEqual(['c_recent', 'c_replied', 'c_with_run']);
+  });
+
+  it('sweep reports are kept as long as the other logs and go with them', () => {
+    sweep(db, factory, settings(), new Date(Date.parse(ago(91))));
+    sweep(db, factory, settings(), new Date(Date.parse(ago(89))));
+    sweep(db, factory, settings(), NOW);
+    expect(listSweeps(db, { offset: 0, limit: 10 }).rows.map((r) => r.at)).toEqual([NOW.toISOString(), new Date(Date.parse(ago(89))).toISOString()]);
   });
 
   it('a sweep that fails part-way deletes nothing (one transaction)', () => {

@@ -40,7 +40,7 @@ class FakeClock implements SchedulerClock {
   }
 }
 
-const REPORT: SweepReport = { at: '', help_requests: 0, runs: 0, proposals: 0, refused_lines: 0, event_files: 0, lapsed_learnings: 0 };
+const REPORT: SweepReport = { at: '', help_requests: 0, runs: 0, proposals: 0, refused_lines: 0, event_files: 0, lapsed_learnings: 0, chains: 0 };
 
 function sweeper() {
   const clock = new FakeClock();

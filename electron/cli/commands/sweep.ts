@@ -16,6 +16,7 @@ export function describeSweep(report: SweepReport): string {
     plural(report.refused_lines, 'refused event line', 'refused event lines'),
     plural(report.event_files, 'events file', 'events files'),
     plural(report.lapsed_learnings, 'lapsed learning', 'lapsed learnings'),
+    plural(report.chains, 'finished chain', 'finished chains'),
   ].join(', ');
 }
 
@@ -30,14 +31,16 @@ export const sweepCommand: Command = {
     '  a time once older than [retention] days (default 90), and so do fully read',
     '  events/*.jsonl files;',
     '- a lapsed learning goes [learnings] keep_lapsed_days after it lapsed (default 14; 0 at',
-    '  once); rejected, confirmed and provisional learnings are never deleted.',
+    '  once); rejected, confirmed and provisional learnings are never deleted;',
+    '- a chain older than that with no run and no request left goes, and so do sweep reports',
+    '  older than [retention] days.',
     'The ledger part is one transaction. A layover.toml with errors is refused rather than',
     'swept with other settings than the file says.',
     '',
     'Options:',
     '  --factory DIR  the factory (default: $LAYOVER_FACTORY, else the current folder)',
     '  --json         print the report: {at, help_requests, runs, proposals, refused_lines,',
-    '                 event_files, lapsed_learnings}',
+    '                 event_files, lapsed_learnings, chains}',
   ].join('\n'),
   run(args: ParsedArgs, io: CliIo) {
     return withLedger(factoryDir(args, io), io, ({ db, root, settings }) => {
