@@ -5,7 +5,7 @@
  * `runCli` takes its I/O as a parameter so tests run commands in-process; `bin/layover-desk.js`
  * calls `main()` with the real process.
  */
-import { createRequire } from 'node:module';
+import { appVersion } from '../node/paths.js';
 import { ApiError, type ApiErrorCode } from '../../shared/api.js';
 import { COMMANDS } from './commands.js';
 import {
@@ -21,20 +21,6 @@ import {
 
 /** The store's errors that mean "no" (exit 2); its others (`unavailable`, `failure`) are failures (exit 1). */
 const REFUSED_CODES: ReadonlySet<ApiErrorCode> = new Set(['refused', 'not_found', 'bad_input']);
-
-export function version(): string {
-  const require = createRequire(import.meta.url);
-  // electron/cli/main.ts in the sources, dist/main/electron/cli/main.js in the build.
-  for (const candidate of ['../../package.json', '../../../../package.json']) {
-    try {
-      const pkg = require(candidate) as { name?: string; version?: string };
-      if (pkg.name === 'layover-desk' && pkg.version) return pkg.version;
-    } catch {
-      // not at this depth: the source tree and the build sit at different depths
-    }
-  }
-  return '0.0.0';
-}
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.join(' ').length), 4);
@@ -91,7 +77,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return EXIT_DONE;
   }
   if (argv[0] === '--version' || argv[0] === '-v') {
-    io.stdout(`${version()}\n`);
+    io.stdout(`${appVersion()}\n`);
     return EXIT_DONE;
   }
   const found = findCommand(argv);

@@ -9,7 +9,6 @@
  * so the operator can choose another factory or restore a safety copy. Nothing crashes, nothing
  * is overwritten without the operator's say.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import {
   ApiError,
@@ -22,7 +21,6 @@ import {
   type PushPayload,
 } from '../../shared/api.js';
 import type { SweepReport, WatcherStatus } from '../../shared/domain.js';
-import { version } from '../cli/main.js';
 import { BackupScheduler, backupLedger, ledgerProblem, newestBackup, restoreBackup, RestoreRefused } from './backup.js';
 import { exportPending } from './exporter.js';
 import { flushOutbox } from './outbox.js';
@@ -37,6 +35,8 @@ import { listRuns, runDetail } from './store/runs.js';
 import { lastSweep, listSweeps, sweep, SweepScheduler } from './sweep.js';
 import { EventsWatcher, type WatcherChange } from './watcher.js';
 import type { DeskOpenOptions, DeskPort, PushListener } from './host/deskPort.js';
+import { appVersion } from './paths.js';
+import { isDirectory } from './factory.js';
 
 export interface DeskOptions extends DeskOpenOptions {
   /** Watch `events/` (default true). */
@@ -154,14 +154,6 @@ class FactorySession {
   }
 }
 
-function isDirectory(dir: string): boolean {
-  try {
-    return fs.statSync(dir).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -216,7 +208,7 @@ export class Desk implements DeskPort {
   info(): DeskInfo {
     const s = this.session;
     return {
-      version: version(),
+      version: appVersion(),
       host: this.options.host,
       factory: s.factory,
       factory_error: s.factoryError,

@@ -69,6 +69,15 @@ export function learningsFileFor(factory: string, agent: string): string {
   return path.join(factoryPaths(factory).learnings, `${agent}.json`);
 }
 
+/** Whether `dir` is an existing folder (a missing one, or a file, is not). */
+export function isDirectory(dir: string): boolean {
+  try {
+    return fs.statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** The names in a folder of the factory, or none when the folder does not exist (yet). */
 export function namesIn(dir: string): string[] {
   try {

@@ -1,19 +1,16 @@
 /**
- * What `npm start` does, in plain Node: pick the factory, then open it in the Electron app if its
- * runtime is installed, else in the browser host — saying so in one line. It never loads the
+ * What `npm start` decides, in plain Node: which factory to open, and whether the Electron app or
+ * the browser host opens it (`../cli/start.ts` carries it out). Deciding never loads the
  * `electron` package (that may start a download) and never waits on one.
  *
  * The factory: `--factory DIR`, else `$LAYOVER_FACTORY`, else the last one opened on this computer
  * (if it is still there), else a demo factory in the user's data folder, created on first start.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { CliIo } from '../cli/command.js';
-import { serve } from '../cli/commands/serve.js';
-import { detectElectronRuntime, type ElectronRuntime } from './electronRuntime.js';
-import { electronMainPath } from './paths.js';
-import { readUserState, updateUserState, userDataDir } from './userState.js';
+import type { ElectronRuntime } from './electronRuntime.js';
+import { isDirectory } from './factory.js';
+import { readUserState } from './userState.js';
 
 export const BROWSER_FALLBACK_LINE = 'Electron runtime not installed here; serving the same UI in your browser instead';
 
@@ -23,14 +20,6 @@ export type FactoryChoice =
 
 export function demoFactoryDir(dataDir: string): string {
   return path.join(dataDir, 'demo-factory');
-}
-
-function isDirectory(dir: string): boolean {
-  try {
-    return fs.statSync(dir).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /** Reads `--factory DIR` / `--factory=DIR` / `-f DIR` out of an argument list. */
@@ -95,60 +84,4 @@ export function planLaunch(runtime: ElectronRuntime, factory: string, mainScript
     return { mode: 'electron', executable: runtime.executable, args: [mainScript, '--factory', factory] };
   }
   return { mode: 'browser', reason: runtime.reason };
-}
-
-export interface LaunchOptions {
-  argv: readonly string[];
-  io: CliIo;
-  runtime?: ElectronRuntime;
-  /** Port for the browser host (default any free one). */
-  port?: number;
-}
-
-/** Runs `npm start`: resolves with the exit code. */
-export async function launch(options: LaunchOptions): Promise<number> {
-  const { io } = options;
-  const dataDir = userDataDir(io.env);
-  const choice = chooseFactory({ argv: options.argv, env: io.env, cwd: io.cwd, dataDir });
-  if (choice.source === 'demo') {
-    const made = await ensureDemoFactory(choice.factory);
-    if (made === 'created') io.stdout(`First start: created a demo factory in ${choice.factory}\n`);
-  } else if (!isDirectory(choice.factory)) {
-    io.stderr(`layover-desk: the factory ${choice.factory} is not a folder\n`);
-    return 2;
-  }
-  const plan = planLaunch(options.runtime ?? detectElectronRuntime({ env: io.env }), choice.factory, electronMainPath());
-  if (plan.mode === 'electron') {
-    const env = { ...io.env };
-    delete env.ELECTRON_RUN_AS_NODE;
-    const child = spawn(plan.executable, plan.args, { stdio: 'inherit', env, cwd: io.cwd });
-    const forward = () => child.kill('SIGTERM');
-    io.signal.addEventListener('abort', forward, { once: true });
-    return await new Promise<number>((resolve) => {
-      child.on('error', (error) => {
-        io.stderr(`layover-desk: cannot start Electron: ${error.message}\n`);
-        resolve(1);
-      });
-      child.on('exit', (code, signal) => {
-        io.signal.removeEventListener('abort', forward);
-        resolve(code ?? (signal ? 0 : 1));
-      });
-    });
-  }
-  const remember = (factory: string) => {
-    try {
-      updateUserState(dataDir, { lastFactory: factory });
-    } catch (error) {
-      io.stderr(`layover-desk: could not remember the factory: ${(error as Error).message}\n`);
-    }
-  };
-  io.stdout(`${BROWSER_FALLBACK_LINE}\n`);
-  return serve(
-    {
-      factory: choice.factory,
-      port: options.port ?? 0,
-      onFactory: remember,
-    },
-    io,
-  );
 }

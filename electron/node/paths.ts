@@ -23,6 +23,17 @@ export function appRoot(from: string = fileURLToPath(import.meta.url)): string {
   }
 }
 
+let cachedVersion: string | undefined;
+
+/** The app's version, from its package.json (read once). */
+export function appVersion(): string {
+  if (cachedVersion === undefined) {
+    const pkg = JSON.parse(fs.readFileSync(path.join(appRoot(), 'package.json'), 'utf8')) as { version?: string };
+    cachedVersion = pkg.version ?? '0.0.0';
+  }
+  return cachedVersion;
+}
+
 export function rendererDir(root: string = appRoot()): string {
   return path.join(root, 'dist', 'renderer');
 }

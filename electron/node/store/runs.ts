@@ -185,11 +185,6 @@ export function toRun(row: unknown): Run {
   };
 }
 
-export function getRun(db: Db, run: string): Run | undefined {
-  const row = db.prepare(`SELECT ${RUN_COLUMNS} FROM runs WHERE run = ?`).get(run);
-  return row === undefined ? undefined : toRun(row);
-}
-
 export interface ListRunsInput {
   agent?: string | undefined;
   chain?: string | undefined;
