@@ -26,6 +26,7 @@ import { EventRefused, applyProposal, markExportPending } from './store/learning
 import { applyRunFinished, applyRunStarted, recordedRun, whyRunFinishRefused, whyRunStartRefused, type RecordedRun } from './store/runs.js';
 import { applyHelpRequested, recordChainRun } from './store/help.js';
 import { exportPending } from './exporter.js';
+import { forgetMatchIndex, syncMatchIndex } from './store/matching.js';
 import { factoryPaths } from './factory.js';
 
 export interface RefusedRef {
@@ -179,6 +180,23 @@ function isSqliteError(error: unknown): boolean {
   return error instanceof Error && (error.name === 'SqliteError' || 'code' in error && String((error as { code: unknown }).code).startsWith('SQLITE'));
 }
 
+/**
+ * A line failed half-way for a reason other than a refusal: the batch is rolled back and applied
+ * again line by line with a savepoint each (see {@link applyBatch}).
+ */
+class NeedsCareful extends Error {}
+
+/**
+ * Applies a batch of lines and stores the offset reached, in one transaction.
+ *
+ * Fast by construction: every refusal (`EventRefused`) is decided before an event writes
+ * anything (the store's apply functions check first, then write), so a refused line leaves
+ * nothing behind and needs no savepoint of its own. An error of any other kind may come half-way
+ * through an event; then the whole batch is rolled back and done again `careful`ly, with a
+ * savepoint per line, so that line alone is refused. That path is rare and slow; the common one
+ * pays nothing for it. SQLite's own errors (disk full, a damaged ledger) end the batch either way:
+ * nothing of it is kept and the caller hears of it.
+ */
 function applyBatch(
   db: Db,
   file: string,
@@ -187,6 +205,7 @@ function applyBatch(
   to: number,
   settings: Settings,
   now: Date,
+  careful = false,
 ): BatchOutcome {
   const display = `events/${file}`;
   const fileDay = /^\d{4}-\d{2}-\d{2}/.exec(file)?.[0] ?? now.toISOString().slice(0, 10);
@@ -194,42 +213,59 @@ function applyBatch(
     db,
     'INSERT INTO refused_lines (file, line, reason, excerpt, seen_at, day) VALUES (?, ?, ?, ?, ?, ?)',
   );
-  return db.transaction((): BatchOutcome => {
-    const stored = storedPosition(db, file);
-    if (stored.offset !== from.offset) throw new StaleOffset();
-    const out: BatchOutcome = { applied: 0, refused: [], fatal: [], lastAt: null, runsFinished: 0 };
-    lines.forEach((line, i) => {
-      const number = from.lines + i + 1;
-      const read = readLine(line);
-      if (read === null) return;
-      let reason: string | null = null;
-      if ('reason' in read) reason = read.reason;
-      else {
-        const fatal: string[] = [];
-        try {
-          // A savepoint per line: a line refused half-way leaves nothing behind.
-          db.transaction(() => applyEvent(db, read.event, settings, fatal))();
-          out.applied++;
-          if (read.event.type === 'run.finished') out.runsFinished++;
-          out.fatal.push(...fatal);
-          if (out.lastAt === null || read.event.at > out.lastAt) out.lastAt = read.event.at;
-        } catch (error) {
-          if (isSqliteError(error) && !(error instanceof EventRefused)) throw error;
-          reason = error instanceof EventRefused ? error.message : `could not be applied: ${(error as Error).message}`;
+  const apply = (event: FactoryEvent, fatal: string[]): void => {
+    if (!careful) return applyEvent(db, event, settings, fatal);
+    try {
+      db.transaction(() => applyEvent(db, event, settings, fatal))();
+    } catch (error) {
+      forgetMatchIndex(db); // the savepoint undid writes the index may have taken in
+      throw error;
+    }
+  };
+  try {
+    return db.transaction((): BatchOutcome => {
+      const stored = storedPosition(db, file);
+      if (stored.offset !== from.offset) throw new StaleOffset();
+      syncMatchIndex(db);
+      const out: BatchOutcome = { applied: 0, refused: [], fatal: [], lastAt: null, runsFinished: 0 };
+      lines.forEach((line, i) => {
+        const number = from.lines + i + 1;
+        const read = readLine(line);
+        if (read === null) return;
+        let reason: string | null = null;
+        if ('reason' in read) reason = read.reason;
+        else {
+          const fatal: string[] = [];
+          try {
+            apply(read.event, fatal);
+            out.applied++;
+            if (read.event.type === 'run.finished') out.runsFinished++;
+            out.fatal.push(...fatal);
+            if (out.lastAt === null || read.event.at > out.lastAt) out.lastAt = read.event.at;
+          } catch (error) {
+            if (error instanceof EventRefused) reason = error.message;
+            else if (isSqliteError(error)) throw error;
+            else if (!careful) throw new NeedsCareful();
+            else reason = `could not be applied: ${(error as Error).message}`;
+          }
         }
-      }
-      if (reason !== null) {
-        refuse.run(display, number, reason, excerptOf(line.bytes), now.toISOString(), fileDay);
-        out.refused.push({ file: display, line: number, reason });
-      }
-    });
-    stmt(
-      db,
-      `INSERT INTO event_files (name, offset, lines) VALUES (?, ?, ?)
-       ON CONFLICT (name) DO UPDATE SET offset = excluded.offset, lines = excluded.lines`,
-    ).run(file, to, from.lines + lines.length);
-    return out;
-  }).immediate();
+        if (reason !== null) {
+          refuse.run(display, number, reason, excerptOf(line.bytes), now.toISOString(), fileDay);
+          out.refused.push({ file: display, line: number, reason });
+        }
+      });
+      stmt(
+        db,
+        `INSERT INTO event_files (name, offset, lines) VALUES (?, ?, ?)
+         ON CONFLICT (name) DO UPDATE SET offset = excluded.offset, lines = excluded.lines`,
+      ).run(file, to, from.lines + lines.length);
+      return out;
+    }).immediate();
+  } catch (error) {
+    forgetMatchIndex(db); // rolled back: the index may hold learnings the ledger does not
+    if (error instanceof NeedsCareful) return applyBatch(db, file, lines, from, to, settings, now, true);
+    throw error;
+  }
 }
 
 /** An events file opened for reading; null when it is gone since it was listed (a sweep). */

@@ -23,10 +23,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { SweepReport } from '../../shared/domain.js';
 import { SweepReport as SweepReportSchema } from '../../shared/domain.js';
-import { eventFileDay, isLapsedExpired, retentionHorizon } from '../rules/retention.js';
+import { eventFileDay, isLapsedExpired, lapsedCutoff, retentionHorizon } from '../rules/retention.js';
 import type { Settings } from '../rules/settings.js';
 import { factoryPaths, namesIn } from './factory.js';
 import type { Db } from './store/db.js';
+import { unindexLearnings } from './store/matching.js';
 
 
 interface EventFileCandidate {
@@ -71,10 +72,14 @@ export function sweep(db: Db, factory: string, settings: Settings, now: Date = n
   const deleteRuns = db.prepare('DELETE FROM runs WHERE day < ?');
   const deleteProposals = db.prepare('DELETE FROM proposals WHERE day < ?');
   const deleteRefused = db.prepare('DELETE FROM refused_lines WHERE day < ?');
-  const lapsedRows = db.prepare<[], { rowid: number; id: string; lapsed_at: string | null; last_at: string }>(
-    "SELECT rowid, id, lapsed_at, last_at FROM learnings WHERE state = 'lapsed'",
+  // Only the lapsed learnings whose clock is past the cutoff, through the partial index on that
+  // clock: a sweep with nothing to delete reads nothing. Ledger times are canonical ISO strings,
+  // so comparing them as text compares the instants.
+  const cutoff = lapsedCutoff(now, settings);
+  const lapsedRows = db.prepare<[{ cutoff: string | null }], { rowid: number; id: string; agent: string; lapsed_at: string | null; last_at: string }>(
+    `SELECT rowid, id, agent, lapsed_at, last_at FROM learnings
+     WHERE state = 'lapsed' AND (@cutoff IS NULL OR coalesce(lapsed_at, last_at) <= @cutoff)`,
   );
-  const deleteWords = db.prepare('DELETE FROM learning_words WHERE learning_rowid = ?');
   const deleteHistory = db.prepare('DELETE FROM learning_history WHERE learning_id = ?');
   const deleteLearning = db.prepare("DELETE FROM learnings WHERE rowid = ? AND state = 'lapsed'");
   // A chain is only its links: once its runs and the requests that name it are gone, nothing
@@ -89,7 +94,7 @@ export function sweep(db: Db, factory: string, settings: Settings, now: Date = n
   const deleteOldSweeps = db.prepare('DELETE FROM sweeps WHERE substr(at, 1, 10) < ?');
   const insertSweep = db.prepare('INSERT INTO sweeps (at, report) VALUES (?, ?)');
 
-  const { report, seq, files } = db
+  const { report, seq, files, removed } = db
     .transaction(() => {
       const help_requests = deleteHelp.run(horizon).changes;
       deleteRunLearnings.run(horizon);
@@ -99,14 +104,13 @@ export function sweep(db: Db, factory: string, settings: Settings, now: Date = n
       const chains = deleteChains.run({ horizon }).changes;
       deleteOldSweeps.run(horizon);
 
-      let lapsed_learnings = 0;
-      for (const row of lapsedRows.all()) {
+      const removed: { agent: string; rowid: number }[] = [];
+      for (const row of lapsedRows.all({ cutoff: cutoff?.toISOString() ?? null })) {
         if (!isLapsedExpired({ state: 'lapsed', lapsed_at: row.lapsed_at, last_at: row.last_at }, now, settings)) {
           continue;
         }
-        deleteWords.run(row.rowid);
         deleteHistory.run(row.id);
-        lapsed_learnings += deleteLearning.run(row.rowid).changes;
+        if (deleteLearning.run(row.rowid).changes > 0) removed.push({ agent: row.agent, rowid: row.rowid });
       }
 
       const files = eventFileCandidates(db, factory, horizon);
@@ -117,13 +121,14 @@ export function sweep(db: Db, factory: string, settings: Settings, now: Date = n
         proposals,
         refused_lines,
         event_files: files.length,
-        lapsed_learnings,
+        lapsed_learnings: removed.length,
         chains,
       };
       const seq = Number(insertSweep.run(report.at, JSON.stringify(report)).lastInsertRowid);
-      return { report, seq, files };
+      return { report, seq, files, removed };
     })
     .immediate();
+  unindexLearnings(db, removed);
 
   if (files.length === 0) return report;
 

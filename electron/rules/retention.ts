@@ -90,6 +90,17 @@ export function lapsedDeadline(learning: LapsedClock, settings: Pick<Settings, '
  * first sweep after it lapsed, even if the factory's clock (which dated the lapse) runs ahead of
  * the Desk's: 0 means "do not keep", not "keep until the clocks agree".
  */
+/**
+ * The latest instant a lapsed learning's clock (`lapsed_at`, else `last_at`) may show and the
+ * learning be expired at `now`, or null when every lapsed learning is (`keep_lapsed_days = 0`).
+ * It lets a sweep ask the ledger for the expired ones only, through an index, instead of reading
+ * every lapsed learning; {@link isLapsedExpired} still decides each one it finds.
+ */
+export function lapsedCutoff(now: Date, settings: Pick<Settings, 'learnings'>): Date | null {
+  if (settings.learnings.keep_lapsed_days === 0) return null;
+  return new Date(now.getTime() - settings.learnings.keep_lapsed_days * DAY_MS);
+}
+
 export function isLapsedExpired(learning: LapsedClock, now: Date, settings: Pick<Settings, 'learnings'>): boolean {
   const deadline = lapsedDeadline(learning, settings);
   if (deadline === null) return false;

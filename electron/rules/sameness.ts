@@ -98,7 +98,7 @@ function tokens(text: string): string[] {
  */
 export function significantWords(text: string): string[] {
   const kept = tokens(text).filter(
-    (token) => [...token].length > SHORT_WORD || DIGIT.test(token),
+    (token) => [...token].length > SHORT_WORD || holdsDigit(token),
   );
   return [...new Set(kept)];
 }
@@ -114,6 +114,14 @@ export function isNegated(text: string): boolean {
   return tokens(text).some((token) => NEGATIONS.has(token));
 }
 
+/**
+ * Whether a word holds a digit. Such words carry the numbers a learning states, and the
+ * rewording rule demands they agree exactly (the numbers guard, docs/rules.md#sameness).
+ */
+export function holdsDigit(word: string): boolean {
+  return DIGIT.test(word);
+}
+
 /** What sameness compares: the significant words of a text and whether it is negated. */
 export interface Fingerprint {
   words: string[];
@@ -126,30 +134,68 @@ export function fingerprint(text: string): Fingerprint {
 }
 
 /**
+ * The rewording door: two word sets of `p` and `q` words sharing `s` are the same claim reworded
+ * when shared / union reaches {@link REWORDING_THRESHOLD}. The numbers guard is applied apart
+ * (see {@link sameCounts}) because it looks at which words are shared, not how many.
+ */
+export function rewordingHolds(p: number, q: number, s: number): boolean {
+  return s / (p + q - s) >= REWORDING_THRESHOLD;
+}
+
+/**
+ * The containment door: every word of the shorter set is in the longer, the shorter has at least
+ * {@link MIN_WORDS_TO_CONTAIN} words and the longer at most {@link MOST_ELABORATION} times as many.
+ */
+export function containmentHolds(p: number, q: number, s: number): boolean {
+  const shorter = Math.min(p, q);
+  return s === shorter && shorter >= MIN_WORDS_TO_CONTAIN && Math.max(p, q) <= shorter * MOST_ELABORATION;
+}
+
+/**
+ * Sameness decided from counts alone, for two texts that already agree on negation: `p` and `q`
+ * significant words, `s` of them shared, and whether both hold exactly the same words with a
+ * digit (`numbersAgree`).
+ *
+ * This is the one statement of the rule. `sameFingerprint` counts and calls it; the matching
+ * index (`electron/node/store/matchIndex.ts`) derives every bound it prunes with from the two
+ * door functions above, so the two can never drift apart.
+ *
+ * The numbers guard applies to rewording only: without it "the token expires every 30 days, so
+ * refresh it before publishing the nightly release" and the same with "90 days" share 10 of 12
+ * words and would merge, which is the very failure keeping digit words exists to prevent.
+ * Containment needs no guard of its own: the shorter text's numbers are all in the longer one.
+ */
+export function sameCounts(p: number, q: number, s: number, numbersAgree: boolean): boolean {
+  if (p === 0 || q === 0) return false;
+  return (numbersAgree && rewordingHolds(p, q, s)) || containmentHolds(p, q, s);
+}
+
+/**
  * Whether two fingerprints say the same thing.
  *
  * Order matters. The negation guard comes first because it must not be outvoted: adding "not" to
  * an eight-word sentence changes no significant word at all, so by words alone a claim and its
  * correction are identical. Two empty word sets come next and are different, because two scraps
  * with nothing substantive in them are no evidence of one insight ("use rg now" and "go to bed"
- * would otherwise match). Then rewording, then containment.
+ * would otherwise match). Then rewording (with the numbers guard), then containment.
  */
 export function sameFingerprint(a: Fingerprint, b: Fingerprint): boolean {
   if (a.negated !== b.negated) return false;
-  if (a.words.length === 0 || b.words.length === 0) return false;
-
-  const [shorter, longer] = a.words.length <= b.words.length ? [a.words, b.words] : [b.words, a.words];
-  const inLonger = new Set(longer);
-  const shared = shorter.filter((word) => inLonger.has(word)).length;
-  const union = shorter.length + longer.length - shared;
-
-  if (shared / union >= REWORDING_THRESHOLD) return true;
-
-  return (
-    shared === shorter.length &&
-    shorter.length >= MIN_WORDS_TO_CONTAIN &&
-    longer.length <= shorter.length * MOST_ELABORATION
-  );
+  const inB = new Set(b.words);
+  let shared = 0;
+  let digitsA = 0;
+  let digitsShared = 0;
+  for (const word of a.words) {
+    const digit = holdsDigit(word);
+    if (digit) digitsA++;
+    if (inB.has(word)) {
+      shared++;
+      if (digit) digitsShared++;
+    }
+  }
+  const digitsB = b.words.reduce((n, word) => n + (holdsDigit(word) ? 1 : 0), 0);
+  const numbersAgree = digitsA === digitsShared && digitsB === digitsShared;
+  return sameCounts(a.words.length, b.words.length, shared, numbersAgree);
 }
 
 /** Whether two texts say the same thing; see {@link sameFingerprint}. */

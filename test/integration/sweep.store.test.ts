@@ -9,6 +9,7 @@ import { DEFAULT_SETTINGS, type Settings } from '../../electron/rules/settings.j
 import type { Db } from '../../electron/node/store/db.js';
 import { listSweeps, sweep } from '../../electron/node/sweep.js';
 import { tempLedger } from '../support/ledger.js';
+import { matchingLearnings } from '../../electron/node/store/matching.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const NOW = new Date('2026-11-29T12:00:00.000Z');
@@ -56,15 +57,10 @@ function addLearning(
   times: { last_at: string; lapsed_at?: string | null },
   words = ['alpha', 'beta', 'gamma'],
 ): void {
-  const info = db
-    .prepare(
-      `INSERT INTO learnings (id, agent, text, impact, state, runs_left, first_at, last_at, lapsed_at, negated, word_count)
-       VALUES (?, 'ag', ?, 'medium', ?, 0, ?, ?, ?, 0, ?)`,
-    )
-    .run(id, words.join(' '), state, times.last_at, times.last_at, times.lapsed_at ?? null, words.length);
-  for (const word of words) {
-    db.prepare('INSERT INTO learning_words (agent, word, learning_rowid) VALUES (?, ?, ?)').run('ag', word, info.lastInsertRowid);
-  }
+  db.prepare(
+    `INSERT INTO learnings (id, agent, text, impact, state, runs_left, first_at, last_at, lapsed_at)
+     VALUES (?, 'ag', ?, 'medium', ?, 0, ?, ?, ?)`,
+  ).run(id, words.join(' '), state, times.last_at, times.last_at, times.lapsed_at ?? null);
   db.prepare(
     `INSERT INTO learning_history (learning_id, at, day, kind, state_after) VALUES (?, ?, ?, 'proposed', 'provisional')`,
   ).run(id, times.last_at, dayOf(times.last_at));
@@ -120,16 +116,18 @@ describe('sweeping events-like records by whole UTC day', () => {
 });
 
 describe('sweeping learnings', () => {
-  it('a lapsed learning 13 days after it lapsed stays and one 15 days after goes, with its words, search entry and history', () => {
+  it('a lapsed learning 13 days after it lapsed stays and one 15 days after goes, with its matches, search entry and history', () => {
     addLearning('lrn_13', 'lapsed', { last_at: ago(40), lapsed_at: ago(13) }, ['kept', 'thirteen', 'days']);
     addLearning('lrn_15', 'lapsed', { last_at: ago(40), lapsed_at: ago(15) }, ['gone', 'fifteen', 'days']);
+    expect(matchingLearnings(db, 'ag', 'gone fifteen days').map((l) => l.id)).toEqual(['lrn_15']);
 
     const report = sweep(db, factory, settings(14), NOW);
 
     expect(report.lapsed_learnings).toBe(1);
     expect(ids('learnings')).toEqual(['lrn_13']);
     expect(ids('learning_history', 'learning_id')).toEqual(['lrn_13']);
-    expect(ids('learning_words', 'word')).toEqual(['days', 'kept', 'thirteen']);
+    expect(matchingLearnings(db, 'ag', 'gone fifteen days')).toEqual([]);
+    expect(matchingLearnings(db, 'ag', 'kept thirteen days').map((l) => l.id)).toEqual(['lrn_13']);
     const found = db.prepare("SELECT rowid FROM learnings_fts WHERE learnings_fts MATCH 'fifteen'").all();
     expect(found).toEqual([]);
     expect(db.prepare("SELECT count(*) AS n FROM learnings_fts WHERE learnings_fts MATCH 'thirteen'").get()).toEqual({ n: 1 });

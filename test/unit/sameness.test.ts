@@ -172,3 +172,45 @@ describe('sameness: fingerprints', () => {
     expect(sameFingerprint(fingerprint(a), fingerprint(b))).toBe(sameText(a, b));
   });
 });
+
+describe('sameness: the numbers guard on rewording', () => {
+  const thirty = 'the ADO token expires every 30 days, so refresh it before publishing the nightly release build';
+  const ninety = 'the ADO token expires every 90 days, so refresh it before publishing the nightly release build';
+
+  it('two long texts that differ only in one number are different, though they share 80% of their words', () => {
+    const a = fingerprint(thirty).words;
+    const b = new Set(fingerprint(ninety).words);
+    const shared = a.filter((w) => b.has(w)).length;
+    expect(shared / (a.length * 2 - shared)).toBeGreaterThanOrEqual(0.8);
+    expect(sameText(thirty, ninety)).toBe(false);
+  });
+
+  it('a rewording with the same numbers is still the same', () => {
+    expect(sameText(thirty, 'The ADO token expires every 30 days: so refresh it before publishing nightly release builds')).toBe(true);
+  });
+
+  it('containment needs no numbers guard: a restatement with a clause holding a number is the same', () => {
+    expect(sameText('cache the docker digest before tests', 'cache the docker digest before tests for 30 minutes')).toBe(true);
+  });
+});
+
+describe('sameness: the rule on counts', () => {
+  it('sameCounts is what sameFingerprint decides, for every length, overlap and numbers agreement', async () => {
+    const { sameCounts } = await import('../../electron/rules/sameness.js');
+    for (let p = 1; p <= 24; p++) {
+      for (let q = 1; q <= 24; q++) {
+        for (let s = 0; s <= Math.min(p, q); s++) {
+          for (const digits of [false, true]) {
+            // p letter-only words, q sharing the first s of them; one word of a holds a digit when `digits`.
+            const letters = (i: number): string => String.fromCharCode(97 + (i % 26), 97 + Math.floor(i / 26));
+            const a = Array.from({ length: p }, (_, i) => `wa${letters(i)}`);
+            const b = Array.from({ length: q }, (_, i) => (i < s ? `wa${letters(i)}` : `wb${letters(i)}`));
+            if (digits && s < p) a[p - 1] = `n${p}9`;
+            const numbersAgree = !(digits && s < p);
+            expect(sameFingerprint({ words: a, negated: false }, { words: b, negated: false })).toBe(sameCounts(p, q, s, numbersAgree));
+          }
+        }
+      }
+    }
+  });
+});

@@ -2,7 +2,7 @@ import { IMPACTS } from '../../../shared/domain.js';
 import { FACTORY_OPTION, JSON_OPTION, Refusal, factoryDir, flagOption, printJson, stringOption, type Command } from '../command.js';
 import { existingFactory, peekLedger, peekSettings } from '../ledgerAccess.js';
 import { screen } from '../../rules/screen.js';
-import { matchingLearnings } from '../../node/store/learnings.js';
+import { matchingLearnings } from '../../node/store/matching.js';
 import { agentOption, appendValidated } from './agentSide.js';
 
 /**

@@ -11,7 +11,8 @@ import type { LearningFilter, RunEvidence, StateCounts } from '../../../shared/a
 import { LEARNING_SORTS } from '../../../shared/api.js';
 import { wilsonLower } from '../../rules/ledger.js';
 import type { Db } from './db.js';
-import { LEARNING_COLUMNS, filterWhere, getLearning, toLearning } from './learnings.js';
+import { filterWhere } from './learnings.js';
+import { LEARNING_COLUMNS, getLearning, toLearning } from './learningRows.js';
 import { RUN_COLUMNS, toRun } from './runs.js';
 
 export type LearningSort = (typeof LEARNING_SORTS)[number];

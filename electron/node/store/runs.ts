@@ -12,7 +12,8 @@ import { countRun } from '../../rules/ledger.js';
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
 import { equalsWhere } from './where.js';
-import { EventRefused, LEARNING_COLUMNS, addHistory, dayOf, markExportPending, normTime, saveLearning, toLearning } from './learnings.js';
+import { EventRefused, addHistory, dayOf, markExportPending, normTime, saveLearning } from './learnings.js';
+import { LEARNING_COLUMNS, toLearning } from './learningRows.js';
 
 export interface RunStartedInput {
   run: string;

@@ -239,6 +239,26 @@ export const MIGRATIONS: readonly string[] = [
     value TEXT NOT NULL
   );
   `,
+  // 2: matching moves to an in-memory index (store/matchIndex.ts), so the word index, its counts
+  // and the two columns only it read go; they were most of the ledger's size and of ingest's
+  // cost. What the in-memory index needs from the ledger to stay in step with other processes is
+  // the highest rowid (free) and a count of deleted learnings, kept here by a trigger.
+  `
+  DROP TRIGGER learning_words_fill_count;
+  DROP TRIGGER learning_words_count_insert;
+  DROP TRIGGER learning_words_count_delete;
+  DROP TRIGGER learning_words_count_update;
+  DROP TABLE learning_word_counts;
+  DROP TABLE learning_words;
+  ALTER TABLE learnings DROP COLUMN negated;
+  ALTER TABLE learnings DROP COLUMN word_count;
+  -- A sweep asks for the lapsed learnings past their keep_lapsed_days only (sweep.ts).
+  CREATE INDEX learnings_lapsed_clock ON learnings (coalesce(lapsed_at, last_at)) WHERE state = 'lapsed';
+  CREATE TRIGGER learnings_count_deleted AFTER DELETE ON learnings BEGIN
+    INSERT INTO meta (key, value) VALUES ('learnings_deleted', '1')
+      ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1;
+  END;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
