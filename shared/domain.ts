@@ -212,5 +212,7 @@ export const WatcherStatus = z.object({
   total_bytes: z.number(),
   last_event_at: NullableTime,
   error: z.string().nullable(),
+  /** Whether events/ is watched by polling (network drives) rather than by file-system events. */
+  polling: z.boolean(),
 });
 export type WatcherStatus = z.infer<typeof WatcherStatus>;

@@ -26,14 +26,15 @@ import { exportPending } from './exporter.js';
 import { flushOutbox } from './outbox.js';
 import { osAccountName } from './osUser.js';
 import { ledgerSettings, SettingsSource } from './settingsFile.js';
-import { listProposals, listRefused, dailyStats } from './store/activity.js';
+import { lastEventAt, listProposals, listRefused, dailyStats } from './store/activity.js';
 import { LedgerOpenError, ledgerPath, openDb, type Db } from './store/db.js';
 import { getHelp, helpDetail, listChains, listHelp, reply, resolve } from './store/help.js';
 import { learningDetail, queryLearnings } from './store/learningQueries.js';
 import { decideLearnings, undoDecisions } from './store/learnings.js';
 import { listRuns, runDetail } from './store/runs.js';
-import { lastSweep, listSweeps, sweep, SweepScheduler } from './sweep.js';
-import { EventsWatcher, type WatcherChange } from './watcher.js';
+import { lastSweep, listSweeps } from './sweep.js';
+import type { WatcherChange } from './watcher.js';
+import { IngestThread } from './ingestThread.js';
 import type { DeskOpenOptions, DeskPort, PushListener } from './host/deskPort.js';
 import { appVersion } from './paths.js';
 import { isDirectory } from './factory.js';
@@ -49,7 +50,7 @@ export interface DeskOptions extends DeskOpenOptions {
   sweepMinGapMs?: number;
 }
 
-const STOPPED: WatcherStatus = { state: 'stopped', done_bytes: 0, total_bytes: 0, last_event_at: null, error: null };
+const STOPPED: WatcherStatus = { state: 'stopped', done_bytes: 0, total_bytes: 0, last_event_at: null, error: null, polling: false };
 
 /** Everything that belongs to one open factory; replaced whole when the operator opens another. */
 class FactorySession {
@@ -57,11 +58,11 @@ class FactorySession {
   db: Db | null = null;
   factoryError: string | null = null;
   problem: LedgerProblem | null = null;
-  watcher: EventsWatcher | null = null;
-  sweeps: SweepScheduler | null = null;
+  /** The ingest thread: watcher, ingest and sweeps, off the host's event loop. */
+  thread: IngestThread | null = null;
   backups: BackupScheduler | null = null;
   lastSweep: SweepReport | null = null;
-  /** The watcher's first catch-up, which runs while the window already answers. */
+  /** The ingest thread's first catch-up, which runs while the window already answers. */
   started: Promise<void> = Promise.resolve();
   private stopSettings: (() => void) | null = null;
 
@@ -88,21 +89,14 @@ class FactorySession {
     // With the ledger open, a bad layover.toml leaves the last good settings of any earlier
     // process in force, not the defaults (SPEC 7), and each good reading is kept for the next.
     if (this.db) this.settings = ledgerSettings(this.factory, this.db);
-    this.stopSettings = this.settings.watch(() => this.emit('desk.changed', this.info()));
+    this.stopSettings = this.settings.watch(() => {
+      this.thread?.settingsChanged();
+      this.emit('desk.changed', this.info());
+    });
     if (!this.db) return;
     const db = this.db;
     flushOutbox(db, this.factory);
     this.lastSweep = lastSweep(db);
-    this.sweeps = new SweepScheduler({
-      sweep: () => sweep(db, this.factory, this.settings.current()),
-      onSweep: (report) => {
-        this.lastSweep = report;
-        this.emit('ledger.changed', { reason: 'sweep' });
-        this.emit('desk.changed', this.info());
-      },
-      onError: (error) => this.emit('watcher.status', { ...this.watcherStatus(), error: `sweep failed: ${message(error)}` }),
-      ...(this.options.sweepMinGapMs !== undefined ? { minGapMs: this.options.sweepMinGapMs } : {}),
-    });
     this.backups = new BackupScheduler({
       backup: () => backupLedger(db, this.factory),
       newestAt: () => {
@@ -111,27 +105,29 @@ class FactorySession {
       },
       onError: (error) => this.emit('watcher.status', { ...this.watcherStatus(), error: `safety copy failed: ${message(error)}` }),
     });
-    this.sweeps.start();
     this.backups.start();
-    if (this.options.watch === false) return;
-    this.watcher = new EventsWatcher({
-      db,
+    this.thread = new IngestThread({
       factory: this.factory,
       settings: () => this.settings.current(),
-      ...(this.options.usePolling ? { usePolling: true } : {}),
+      watch: this.options.watch !== false,
+      usePolling: this.options.usePolling ?? false,
+      nativeBinding: this.options.nativeBinding ?? null,
+      sweepMinGapMs: this.options.sweepMinGapMs ?? null,
+      initial: { last_event_at: lastEventAt(db), done_bytes: 0, total_bytes: 0, error: null },
       onStatus: (status) => this.emit('watcher.status', status),
       onChange: (change) => this.changed(change),
+      onSweep: (report) => {
+        this.lastSweep = report;
+        this.emit('ledger.changed', { reason: 'sweep' });
+        this.emit('desk.changed', this.info());
+      },
+      onSweepFailed: (why) => this.emit('watcher.status', { ...this.watcherStatus(), error: `sweep failed: ${why}` }),
     });
-    // The first catch-up may be long (a large backlog): it runs in bounded chunks while the
-    // window is already answering, and the status bar shows its progress.
-    this.started = this.watcher.start().catch((error: unknown) =>
-      this.emit('watcher.status', { ...this.watcherStatus(), state: 'error', error: message(error) }),
-    );
+    this.started = this.thread.start();
   }
 
   private changed(change: WatcherChange): void {
     this.emit('ledger.changed', { reason: 'ingest' });
-    if (change.runs_finished > 0) this.sweeps?.noteRunsFinished();
     if (!this.db) return;
     for (const id of change.fatal_help) {
       const request = getHelp(this.db, id);
@@ -140,14 +136,13 @@ class FactorySession {
   }
 
   watcherStatus(): WatcherStatus {
-    return this.watcher?.status() ?? STOPPED;
+    return this.thread?.status() ?? STOPPED;
   }
 
   async close(): Promise<void> {
     this.stopSettings?.();
-    this.sweeps?.stop();
     this.backups?.stop();
-    await this.watcher?.stop();
+    await this.thread?.stop();
     await this.backups?.idle();
     this.db?.close();
     this.db = null;
@@ -189,7 +184,7 @@ export class Desk implements DeskPort {
   /** Resolves once the watcher has caught up with what is on disk (for tests and the CLI). */
   async idle(): Promise<void> {
     await this.session.started;
-    await this.session.watcher?.idle();
+    await this.session.thread?.idle();
   }
 
   async close(): Promise<void> {

@@ -27,6 +27,7 @@ import { applyRunFinished, applyRunStarted, recordedRun, whyRunFinishRefused, wh
 import { applyHelpRequested, recordChainRun } from './store/help.js';
 import { exportPending } from './exporter.js';
 import { forgetMatchIndex, syncMatchIndex } from './store/matching.js';
+import { abandonLearningBatch, beginLearningBatch, endLearningBatch } from './store/learningWrites.js';
 import { factoryPaths } from './factory.js';
 
 export interface RefusedRef {
@@ -71,8 +72,15 @@ export interface IngestOptions {
   export?: boolean;
 }
 
-export const DEFAULT_MAX_LINES = 500;
-export const DEFAULT_MAX_BYTES = 1024 * 1024;
+/**
+ * Most lines and bytes per batch (one transaction). Large, because a batch's fixed costs (the
+ * commit, reading each agent's provisional learnings once, writing each changed learning once)
+ * are shared by all its lines; ingest runs in its own thread (docs/development.md#architecture),
+ * so a long batch holds up no window. A kill loses at most the batch in flight, read again at the
+ * next start.
+ */
+export const DEFAULT_MAX_LINES = 5000;
+export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
 const EVENT_FILE = /^[^.].*\.jsonl$/;
 const EXCERPT_CHARS = 120;
 
@@ -227,6 +235,7 @@ function applyBatch(
       const stored = storedPosition(db, file);
       if (stored.offset !== from.offset) throw new StaleOffset();
       syncMatchIndex(db);
+      if (!careful) beginLearningBatch(db);
       const out: BatchOutcome = { applied: 0, refused: [], fatal: [], lastAt: null, runsFinished: 0 };
       lines.forEach((line, i) => {
         const number = from.lines + i + 1;
@@ -254,6 +263,7 @@ function applyBatch(
           out.refused.push({ file: display, line: number, reason });
         }
       });
+      endLearningBatch(db);
       stmt(
         db,
         `INSERT INTO event_files (name, offset, lines) VALUES (?, ?, ?)
@@ -262,6 +272,7 @@ function applyBatch(
       return out;
     }).immediate();
   } catch (error) {
+    abandonLearningBatch(db);
     forgetMatchIndex(db); // rolled back: the index may hold learnings the ledger does not
     if (error instanceof NeedsCareful) return applyBatch(db, file, lines, from, to, settings, now, true);
     throw error;

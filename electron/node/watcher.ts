@@ -49,9 +49,11 @@ export class EventsWatcher {
   private trailing: NodeJS.Timeout | null = null;
   private stopped = true;
   private abort = new AbortController();
-  private state: WatcherStatus = { state: 'stopped', done_bytes: 0, total_bytes: 0, last_event_at: null, error: null };
+  private state: WatcherStatus;
 
-  constructor(private readonly options: WatcherOptions) {}
+  constructor(private readonly options: WatcherOptions) {
+    this.state = { state: 'stopped', done_bytes: 0, total_bytes: 0, last_event_at: null, error: null, polling: options.usePolling ?? false };
+  }
 
   status(): WatcherStatus {
     return { ...this.state };

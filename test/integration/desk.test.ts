@@ -46,7 +46,7 @@ describe('the Desk', () => {
     });
     expect(page.rows[0].text).toBe('run the linter before pushing any branch');
     expect(page.rows[0].state).toBe('provisional');
-    expect(pushes.some((p) => p.name === 'ledger.changed')).toBe(true);
+    await eventually(() => pushes.some((p) => p.name === 'ledger.changed') || undefined);
     expect(fs.existsSync(path.join(factory, 'learnings', 'builder.json'))).toBe(true);
   });
 

@@ -15,7 +15,7 @@ export function testDeskInfo(patch: Partial<DeskInfo> = {}): DeskInfo {
     },
     settings_error: null,
     settings_warnings: [],
-    watcher: { state: 'watching', done_bytes: 0, total_bytes: 0, last_event_at: null, error: null },
+    watcher: { state: 'watching', done_bytes: 0, total_bytes: 0, last_event_at: null, error: null, polling: false },
     last_sweep: null,
     ...patch,
   };

@@ -5,22 +5,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CliIo } from '../../electron/cli/command.js';
 import { runCli } from '../../electron/cli/main.js';
 import { runStarted } from '../support/events.js';
 import { appendEvents, eventually } from '../support/factory.js';
-
-/** How each watcher was asked to watch: the real chokidar runs, its options are kept. */
-const watched = vi.hoisted(() => [] as Array<{ usePolling?: boolean }>);
-vi.mock('chokidar', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('chokidar')>();
-  const watch: typeof actual.watch = (paths, options) => {
-    watched.push({ ...options });
-    return actual.watch(paths, options);
-  };
-  return { ...actual, watch, default: { ...actual.default, watch } };
-});
 
 function io(controller: AbortController, cwd: string, env: Record<string, string> = {}) {
   const out: string[] = [];
@@ -102,11 +91,15 @@ describe('layover-desk serve', () => {
     return { factory, cli, call, stop };
   }
 
+  /** How the ingest thread watches events/, as the window's status reports it. */
+  async function polling(served: Awaited<ReturnType<typeof serving>>): Promise<boolean> {
+    return ((await served.call('desk.info', {})).value as { watcher: { polling: boolean } }).watcher.polling;
+  }
+
   it('serve --poll watches events/ by polling (network drives send no file-system events) and applies a line appended while it runs', async () => {
-    watched.length = 0;
     const served = await serving(['--poll']);
     expect(served.cli.out()).toContain('Watching events/ by polling');
-    expect(watched).toEqual([expect.objectContaining({ usePolling: true })]);
+    expect(await polling(served)).toBe(true);
     appendEvents(served.factory, runStarted({ at: '2026-03-01T08:00:00.000Z', run: 'r1', agent: 'builder' }));
     await eventually(
       async () => ((await served.call('runs.list', {})).value as { total: number }).total === 1,
@@ -117,13 +110,13 @@ describe('layover-desk serve', () => {
   });
 
   it('LAYOVER_POLL=1 turns polling on for serve as --poll does; without either it watches by file-system events', async () => {
-    watched.length = 0;
     const byEnv = await serving([], { LAYOVER_POLL: '1' });
     expect(byEnv.cli.out()).toContain('Watching events/ by polling');
+    expect(await polling(byEnv)).toBe(true);
     expect(await byEnv.stop()).toBe(0);
     const plain = await serving([]);
     expect(plain.cli.out()).not.toContain('polling');
+    expect(await polling(plain)).toBe(false);
     expect(await plain.stop()).toBe(0);
-    expect(watched.map((options) => options.usePolling)).toEqual([true, false]);
   });
 });

@@ -1,7 +1,7 @@
 import { FACTORY_OPTION, JSON_OPTION, factoryDir, flagOption, intOption, printJson, type Command } from '../command.js';
 import { plural } from '../format.js';
 import { withLedger } from '../ledgerAccess.js';
-import { ingest } from '../../node/ingest.js';
+import { DEFAULT_MAX_LINES, ingest } from '../../node/ingest.js';
 
 export const ingestCommand: Command = {
   name: ['ingest'],
@@ -20,12 +20,12 @@ export const ingestCommand: Command = {
     'Options:',
     '  --json         print { applied, refused: [{file, line, reason}], exported, fatal_help,',
     '                 runs_finished, settings_error, ... }',
-    '  --batch N      most lines per transaction (default 500)',
+    `  --batch N      most lines per transaction (default ${DEFAULT_MAX_LINES})`,
     '  --factory DIR  the factory (default: $LAYOVER_FACTORY, else the current folder)',
   ].join('\n'),
   options: { ...FACTORY_OPTION, ...JSON_OPTION, batch: { type: 'string' } },
   async run(args, io) {
-    const maxLines = intOption(args, 'batch', 500);
+    const maxLines = intOption(args, 'batch', DEFAULT_MAX_LINES);
     await withLedger(factoryDir(args, io), io, async ({ root, db, settings, settingsError }) => {
       const result = await ingest(db, root, { settings, maxLines, signal: io.signal });
       if (flagOption(args, 'json')) {

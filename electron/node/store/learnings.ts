@@ -32,6 +32,7 @@ import type { Db } from './db.js';
 import { stmt } from './statements.js';
 import { LEARNING_COLUMNS, toLearning } from './learningRows.js';
 import { indexNewLearning, learningsByRowid, matchingRowids } from './matching.js';
+import { noteInsertedLearning, saveLearning } from './learningWrites.js';
 
 /** A line of an events file the ledger cannot take: becomes a refused line, not a crash. */
 export class EventRefused extends Error {
@@ -83,29 +84,6 @@ export function addHistory(db: Db, h: HistoryLine): void {
   );
 }
 
-/** Writes back the mutable fields of a learning (text, agent and id never change). */
-export function saveLearning(db: Db, l: Learning): void {
-  stmt(
-    db,
-    `UPDATE learnings SET state = ?, proposals = ?, rediscoveries = ?, echoes = ?, runs_left = ?, last_at = ?,
-       live_since = ?, lapsed_at = ?, decided_by = ?, decided_at = ?, reason = ?
-     WHERE id = ?`,
-  ).run(
-    l.state,
-    l.proposals,
-    l.rediscoveries,
-    l.echoes,
-    l.runs_left,
-    l.last_at,
-    l.live_since,
-    l.lapsed_at,
-    l.decided_by,
-    l.decided_at,
-    l.reason,
-    l.id,
-  );
-}
-
 /** Inserts a new learning and hands its fingerprint to the matching index. */
 export function insertLearning(db: Db, l: Learning, fp: Fingerprint = fingerprint(l.text)): void {
   const info = stmt(
@@ -132,6 +110,7 @@ export function insertLearning(db: Db, l: Learning, fp: Fingerprint = fingerprin
     l.reason,
   );
   indexNewLearning(db, l.agent, Number(info.lastInsertRowid), fp);
+  noteInsertedLearning(db, l);
 }
 
 export interface ProposalInput {

@@ -21,6 +21,7 @@ import type { Db } from './db.js';
 import { AgentMatchIndex, type ProbeStats } from './matchIndex.js';
 import { stmt } from './statements.js';
 import { LEARNING_COLUMNS, toLearning } from './learningRows.js';
+import { withChanges } from './learningWrites.js';
 
 /** The meta key a trigger bumps for every deleted learning (schema migration 2). */
 export const DELETIONS_KEY = 'learnings_deleted';
@@ -97,10 +98,10 @@ export function matchingRowids(db: Db, agent: string, fp: Fingerprint): number[]
   return agentIndex(db, agent).match(fp, matchStats);
 }
 
-/** Loads the learnings with these rowids, in that order. */
+/** Loads the learnings with these rowids, in that order (an open ingest batch's changes included). */
 export function learningsByRowid(db: Db, rowids: readonly number[]): Learning[] {
   const read = stmt(db, `SELECT ${LEARNING_COLUMNS} FROM learnings WHERE rowid = ?`);
-  return rowids.map((rowid) => toLearning(read.get(rowid)));
+  return withChanges(db, rowids.map((rowid) => toLearning(read.get(rowid))));
 }
 
 /**

@@ -12,7 +12,8 @@ import { countRun } from '../../rules/ledger.js';
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
 import { equalsWhere } from './where.js';
-import { EventRefused, addHistory, dayOf, markExportPending, normTime, saveLearning } from './learnings.js';
+import { EventRefused, addHistory, dayOf, markExportPending, normTime } from './learnings.js';
+import { provisionalLearnings, saveLearning } from './learningWrites.js';
 import { LEARNING_COLUMNS, toLearning } from './learningRows.js';
 
 export interface RunStartedInput {
@@ -112,17 +113,12 @@ export function applyRunFinished(db: Db, e: RunFinishedInput): RunFinishedResult
   const at = normTime(e.at);
   stmt(db, 'UPDATE runs SET finished_at = ?, outcome = ? WHERE run = ?').run(at, e.outcome, e.run);
 
-  // Those on their last run lapse: countRun decides each, and each gets its history line.
-  const live = stmt(
-    db,
-    `SELECT ${LEARNING_COLUMNS} FROM learnings
-     WHERE agent = ? AND state = 'provisional' AND live_since < ? AND runs_left <= 1`,
-  )
-    .all(e.agent, row.started_at)
-    .map(toLearning);
+  // countRun decides for each provisional learning of the agent; in an ingest batch the changes
+  // are written once when the batch commits (learningWrites.ts), not once per finished run.
   const lapsed: string[] = [];
-  for (const learning of live) {
-    const after = countRun(learning, { agent: e.agent, started_at: row.started_at, finished_at: at });
+  const run = { agent: e.agent, started_at: row.started_at, finished_at: at };
+  for (const learning of provisionalLearnings(db, e.agent)) {
+    const after = countRun(learning, run);
     if (!after) continue;
     saveLearning(db, after);
     if (after.state === 'lapsed') {
@@ -138,14 +134,6 @@ export function applyRunFinished(db: Db, e: RunFinishedInput): RunFinishedResult
       });
     }
   }
-  // Every other one only loses a run (countRun's first case): one statement for all of them,
-  // after the lapsing ones are no longer provisional, rather than reading and writing back each,
-  // which made every run.finished cost two round trips per provisional learning of the agent.
-  stmt(
-    db,
-    `UPDATE learnings SET runs_left = runs_left - 1
-     WHERE agent = ? AND state = 'provisional' AND live_since < ? AND runs_left > 1`,
-  ).run(e.agent, row.started_at);
   if (lapsed.length > 0) markExportPending(db, [e.agent]);
   return { lapsed };
 }
