@@ -14,7 +14,7 @@ import { parseEventLine, serializeEvent, AGENT_NAME, type FactoryEvent } from '.
 import { screen } from '../../rules/screen.js';
 import type { Flags } from '../../../shared/domain.js';
 import { appendEventLine, learningsFileFor } from '../../node/factory.js';
-import { readLearningsFile, type ExportedLearning, type LearningsFile } from '../../node/exporter.js';
+import { readLearningsFile, type LearningsFile } from '../../node/exporter.js';
 import { helpIdTakenAsIngestWillSee, runAsIngestWillSee } from '../../node/ingest.js';
 import { matchingLearnings } from '../../node/store/learnings.js';
 import { whyRunFinishRefused, whyRunStartRefused, type RecordedRun } from '../../node/store/runs.js';
@@ -194,13 +194,14 @@ export interface RunStart {
 
 /**
  * Records that a run starts, with the ids of the learnings `learnings/<agent>.json` gives it at
- * this moment, and returns those learnings: what the run is given is exactly what is recorded,
- * so the ledger can later say what a run was told.
+ * this moment, and returns that file: what the run is given is exactly what is recorded, so the
+ * ledger can later say what a run was told.
  */
-export function startRun(factory: string, start: RunStart): ExportedLearning[] {
+export function startRun(factory: string, start: RunStart): LearningsFile {
   checkAgent(start.agent);
   const root = existingFactory(factory);
-  const given = currentLearnings(root, start.agent).learnings;
+  const file = currentLearnings(root, start.agent);
+  const given = file.learnings;
   const raw: Record<string, unknown> = {
     type: 'run.started',
     at: new Date().toISOString(),
@@ -216,7 +217,7 @@ export function startRun(factory: string, start: RunStart): ExportedLearning[] {
   const { line } = validatedLine(raw);
   refuseAsIngestWould(root, start.run, (recorded) => whyRunStartRefused(recorded, { run: start.run }));
   appendLine(root, line);
-  return given;
+  return file;
 }
 
 /** Records that a run finished and how, refused as ingest would refuse it; returns the event and file. */

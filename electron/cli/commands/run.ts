@@ -56,7 +56,7 @@ export const runStartCommand: Command = {
     const chain = requiredOption(args, 'chain');
     const flags = parseFlagOptions(listOption(args, 'flag'));
     const answers = stringOption(args, 'answers');
-    const given = startRun(factoryDir(args, io), {
+    const { learnings: given } = startRun(factoryDir(args, io), {
       agent,
       run,
       chain,
