@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { HELP_CATEGORIES, type HelpRequest, type Learning, type Run } from '../../shared/domain.js';
 import { jsonIn, runIn } from '../support/cli.js';
 import { freshFactoryEachTest, writeSettings } from '../support/factory.js';
-import { cliInvocation, runCliProcess } from '../support/spawnCli.js';
+import { cliInvocation, runCliProcess, spawnCli } from '../support/spawnCli.js';
 
 let factory: string;
 freshFactoryEachTest('layover-mcp-', (dir) => (factory = dir));
@@ -173,6 +173,36 @@ describe('layover-desk mcp, with a real MCP client over stdio', () => {
     expect(help).toMatchObject({ run: 'run_tower_1', chain: 'chn_tower_1', workflow: 'nightly', category: 'access' });
     const lines = fs.readFileSync(path.join(factory, 'events', fs.readdirSync(path.join(factory, 'events'))[0]!), 'utf8').trim().split('\n');
     expect(lines.map((l) => (JSON.parse(l) as { type: string }).type)).toEqual(['run.started', 'learning.proposed', 'help.requested']);
+  });
+
+  it('records its run as stopped when the process is asked to stop (SIGTERM) before finish_run', async () => {
+    fs.mkdirSync(path.join(factory, 'events'));
+    const child = spawnCli(['mcp', '--agent', 'builder', '--factory', factory], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    const started = new Promise<void>((resolve) =>
+      child.stderr!.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if (stderr.includes(' started ')) resolve();
+      }),
+    );
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    await started;
+    child.kill('SIGTERM');
+    expect(await closed).toBe(0);
+    expect(stderr).toMatch(/stopped: the client went away without finish_run/);
+    await cliOk('ingest');
+    const runs = await jsonIn<Run[]>(factory, 'runs');
+    expect(runs.map((r) => [r.workflow, r.outcome])).toEqual([['mcp', 'stopped']]);
+  });
+
+  it('refuses a factory folder that does not exist in one line, exit 2, and creates nothing', async () => {
+    const missing = path.join(factory, 'no-such-factory');
+    const result = await runCliProcess(['mcp', '--agent', 'builder', '--factory', missing]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toContain(missing);
+    expect(fs.existsSync(missing)).toBe(false);
   });
 
   it('refuses --run without --chain (or the other way round) in one line, before serving, and writes nothing', async () => {

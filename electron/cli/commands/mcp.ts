@@ -224,7 +224,7 @@ export const mcpCommand: Command = {
     } else {
       session = { run: `run_${ulid()}`, chain: `chn_${ulid()}`, owned: true, finished: null };
       given = startRun(root, { agent, run: session.run, chain: session.chain, workflow: MCP_WORKFLOW, flags: {}, routes: [] });
-      io.stderr(`layover-desk mcp: run ${session.run} of ${agent} started (chain ${session.chain}), given ${given.learnings.length} learnings\n`);
+      io.stderr(`layover-desk mcp: run ${session.run} of ${agent} started (chain ${session.chain}), given ${given.learnings.length} learning${given.learnings.length === 1 ? '' : 's'}\n`);
     }
 
     const server = buildServer(root, io, agent, session, given);
