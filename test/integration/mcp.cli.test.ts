@@ -195,6 +195,16 @@ describe('layover-desk mcp, with a real MCP client over stdio', () => {
     expect(runs.map((r) => [r.workflow, r.outcome])).toEqual([['mcp', 'stopped']]);
   });
 
+  it('tells a failure to write apart from a refusal, to the model and on stderr', async () => {
+    fs.writeFileSync(path.join(factory, 'events'), 'a file where the events folder should be');
+    const session = await connect('--run', 'run_tower_1', '--chain', 'chn_tower_1');
+    const result = await session.call('propose_learning', { text: NEW });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/^Failed \(not your input: the Desk's side went wrong\): /);
+    await session.client.close();
+    expect(session.stderr()).toMatch(/^layover-desk mcp: propose_learning failed: .+$/m);
+  });
+
   it('refuses a factory folder that does not exist in one line, exit 2, and creates nothing', async () => {
     const missing = path.join(factory, 'no-such-factory');
     const result = await runCliProcess(['mcp', '--agent', 'builder', '--factory', missing]);

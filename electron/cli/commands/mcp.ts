@@ -53,13 +53,19 @@ function toolText(text: string): CallToolResult {
   return { content: [{ type: 'text', text }] };
 }
 
-/** Runs a tool; a refusal becomes a tool error the model reads (and nothing was written). */
-function answer(work: () => string): CallToolResult {
+/**
+ * Runs a tool. A refusal becomes a tool error the model reads (nothing was written); any other
+ * error is a failure the operator must see too, so it is also told on stderr, and the model is
+ * told it failed rather than that it was refused.
+ */
+function answer(io: CliIo, tool: string, work: () => string): CallToolResult {
   try {
     return toolText(work());
   } catch (error) {
     if (error instanceof Refusal) return { ...toolText(`Refused, nothing was recorded: ${error.message}`), isError: true };
-    throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr(`layover-desk mcp: ${tool} failed: ${message}\n`);
+    return { ...toolText(`Failed (not your input: the Desk's side went wrong): ${message}`), isError: true };
   }
 }
 
@@ -113,7 +119,7 @@ function buildServer(root: string, io: CliIo, agent: string, session: SessionRun
       },
     },
     ({ text, impact }) =>
-      answer(() => {
+      answer(io, 'propose_learning', () => {
         stillRunning();
         const { file } = proposeLearning(root, io, { agent, text, impact: impact ?? 'medium', run: session.run });
         return `Proposed (appended to ${file}). Later runs of ${agent} are given it once the Desk reads it.`;
@@ -136,7 +142,7 @@ function buildServer(root: string, io: CliIo, agent: string, session: SessionRun
       },
     },
     ({ question, category, fatal }) =>
-      answer(() => {
+      answer(io, 'ask_for_help', () => {
         stillRunning();
         const { id } = askForHelp(root, {
           agent,
@@ -161,7 +167,7 @@ function buildServer(root: string, io: CliIo, agent: string, session: SessionRun
         inputSchema: { outcome: z.string().meta({ description: 'How the run went.', enum: [...RUN_OUTCOMES] }) },
       },
       ({ outcome }) =>
-        answer(() => {
+        answer(io, 'finish_run', () => {
           stillRunning();
           finishRun(root, { agent, run: session.run, outcome });
           session.finished = outcome;
