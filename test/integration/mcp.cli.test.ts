@@ -90,8 +90,10 @@ describe('layover-desk mcp, with a real MCP client over stdio', () => {
 
     const created = await first.call('propose_learning', { text: NEW, impact: 'medium' });
     expect(created.isError).toBeFalsy();
+    expect(text(created)).toMatch(/^Proposed /);
     const echo = await first.call('propose_learning', { text: GIVEN });
     expect(echo.isError).toBeFalsy();
+    expect(text(echo)).toContain(`as an echo: it is the same as learning ${given.id}`);
     const screened = await first.call('propose_learning', { text: INJECTION });
     expect(screened.isError).toBe(true);
     expect(text(screened)).toMatch(/refused by the screen \(\w+\)/);

@@ -82,17 +82,25 @@ export function currentLearnings(root: string, agent: string): LearningsFile {
 }
 
 /**
- * A rejection in the ledger that would refuse this proposal at ingest, if the ledger exists and
- * opens (else ingest judges it: the agent is not held up by a ledger it cannot read). Worded so
- * the agent stops proposing it: a person's no is final.
+ * What the ledger (if it exists and opens; else ingest judges) already holds that this proposal
+ * is the same as: a rejection, which refuses it, worded so the agent stops proposing it (a
+ * person's no is final); else an active learning, which makes it an echo, said so the agent
+ * knows it proved nothing new. The ledger is as of its last ingest: lines not yet read count at
+ * ingest, not here.
  */
-function rejectedMatch(root: string, agent: string, text: string): string | null {
-  return peekLedger(root, (db) => {
-    const hit = matchingLearnings(db, agent, text).find((l) => l.state === 'rejected');
-    if (!hit) return null;
+function ledgerMatch(root: string, agent: string, text: string): { rejected: string | null; echoOf: string | null } {
+  const found = peekLedger(root, (db) => {
+    const matches = matchingLearnings(db, agent, text);
+    const hit = matches.find((l) => l.state === 'rejected');
+    const active = matches.find((l) => l.state === 'provisional' || l.state === 'confirmed');
+    if (!hit) return { rejected: null, echoOf: active?.id ?? null };
     const day = hit.decided_at ? hit.decided_at.slice(0, 10) : 'an unknown date';
-    return `a person rejected this on ${day} (the same as learning ${hit.id}, rejected by ${hit.decided_by ?? 'a person'}); do not propose it again`;
+    return {
+      rejected: `a person rejected this on ${day} (the same as learning ${hit.id}, rejected by ${hit.decided_by ?? 'a person'}); do not propose it again`,
+      echoOf: null,
+    };
   });
+  return found ?? { rejected: null, echoOf: null };
 }
 
 export interface Proposal {
@@ -104,16 +112,16 @@ export interface Proposal {
 
 /**
  * Proposes a learning as ingest will judge it: the screen (with the factory's `max_text`), then
- * a rejection by a person, then the event's own checks; appends it and returns the event and
- * the events file.
+ * a rejection by a person, then the event's own checks; appends it and returns the event, the
+ * events file, and the active learning it echoes as far as the ledger knows (or null).
  */
-export function proposeLearning(factory: string, io: CliIo, proposal: Proposal): { event: FactoryEvent; file: string } {
+export function proposeLearning(factory: string, io: CliIo, proposal: Proposal): { event: FactoryEvent; file: string; echoOf: string | null } {
   checkAgent(proposal.agent);
   const root = existingFactory(factory);
   const { settings } = peekSettings(root, io);
   const screened = screen(proposal.text, settings.learnings.max_text);
   if (!screened.ok) throw new Refusal(screened.reason);
-  const rejected = rejectedMatch(root, proposal.agent, screened.text);
+  const { rejected, echoOf } = ledgerMatch(root, proposal.agent, screened.text);
   if (rejected) throw new Refusal(`refused: ${rejected}`);
   const raw: Record<string, unknown> = {
     type: 'learning.proposed',
@@ -123,7 +131,7 @@ export function proposeLearning(factory: string, io: CliIo, proposal: Proposal):
     impact: proposal.impact,
   };
   if (proposal.run !== undefined) raw.run = proposal.run;
-  return appendValidated(root, raw);
+  return { ...appendValidated(root, raw), echoOf };
 }
 
 export interface HelpAsk {

@@ -121,7 +121,10 @@ function buildServer(root: string, io: CliIo, agent: string, session: SessionRun
     ({ text, impact }) =>
       answer(io, 'propose_learning', () => {
         stillRunning();
-        const { file } = proposeLearning(root, io, { agent, text, impact: impact ?? 'medium', run: session.run });
+        const { file, echoOf } = proposeLearning(root, io, { agent, text, impact: impact ?? 'medium', run: session.run });
+        if (echoOf) {
+          return `Recorded (appended to ${file}), as an echo: it is the same as learning ${echoOf}, which ${agent} is already given, so it changes nothing.`;
+        }
         return `Proposed (appended to ${file}). Later runs of ${agent} are given it once the Desk reads it.`;
       }),
   );
