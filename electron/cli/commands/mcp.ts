@@ -31,12 +31,12 @@ import { agentOption, askForHelp, currentLearnings, finishRun, proposeLearning, 
 import { learningsMarkdown } from './context.js';
 
 /** The workflow a run started by an MCP session records: how the work was asked for is "an agent in a harness". */
-export const MCP_WORKFLOW = 'mcp';
+const MCP_WORKFLOW = 'mcp';
 
 /** The outcome recorded when the client goes away without calling finish_run (SPEC 6: `stopped`). */
 const DISCONNECT_OUTCOME = 'stopped';
 
-export function learningsResourceUri(agent: string): string {
+function learningsResourceUri(agent: string): string {
   return `layover://learnings/${agent}`;
 }
 
