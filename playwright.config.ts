@@ -1,9 +1,12 @@
 /**
- * End-to-end tests. `chromium`: the browser host in Debian's Chromium (`/usr/bin/chromium`;
- * Playwright downloads no browser here). `electron`: the desktop app through `_electron`,
- * which skips itself where the Electron runtime is not installed.
+ * End-to-end tests. `chromium`: the browser host in the Chromium `$CHROMIUM_PATH` names (`npm
+ * test` sets it from scripts/find-chromium.js, which also installs one when there is none),
+ * else the first one that script finds (`npx playwright test` run directly), else Playwright's
+ * own. `electron`: the desktop app through `_electron`, which skips itself where the Electron
+ * runtime is not installed.
  */
 import { defineConfig } from '@playwright/test';
+import { findChromium } from './scripts/find-chromium.js';
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -36,7 +39,7 @@ export default defineConfig({
       use: {
         browserName: 'chromium',
         launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+          executablePath: findChromium()?.path,
           args: CHROMIUM_ARGS,
         },
       },

@@ -1,12 +1,15 @@
 // `npm test`: build if needed, then the unit/integration tests (vitest), the end-to-end tests
 // (Playwright: the browser host in Chromium; the Electron app where its runtime is installed,
-// under a virtual display when there is no screen), then the Electronegativity check.
+// under a virtual display when there is no screen), then the Electronegativity check. The
+// Chromium comes from find-chromium.js (found, else installed, each step said in one line) and
+// reaches Playwright through CHROMIUM_PATH.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { root } from './build-state.js';
 import { ensureBuilt } from './ensure-built.js';
+import { ensureChromium } from './find-chromium.js';
 
 function bin(name) {
   return path.join(root, 'node_modules', '.bin', process.platform === 'win32' ? `${name}.cmd` : name);
@@ -65,7 +68,13 @@ function step(title, command, args, env = {}) {
 ensureBuilt();
 step('unit and integration tests (vitest)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`]);
 const playwright = [bin('playwright'), 'test', `--reporter=${reporter},json`];
-const playwrightEnv = { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport };
+process.stdout.write('\n── a Chromium for the end-to-end tests\n');
+const chromium = ensureChromium();
+if (!chromium) {
+  summary();
+  process.exit(1);
+}
+const playwrightEnv = { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport, CHROMIUM_PATH: chromium };
 const headless = process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY && onPath('xvfb-run');
 if (headless) step('end-to-end tests (Playwright, virtual display)', 'xvfb-run', ['-a', ...playwright], playwrightEnv);
 else step('end-to-end tests (Playwright)', playwright[0], playwright.slice(1), playwrightEnv);

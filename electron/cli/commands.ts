@@ -18,6 +18,8 @@ import { runsCommand } from './commands/runs.js';
 import { proposeCommand } from './commands/propose.js';
 import { runFinishCommand, runStartCommand } from './commands/run.js';
 import { demoCommand } from './commands/demo.js';
+import { contextCommand } from './commands/context.js';
+import { mcpCommand } from './commands/mcp.js';
 
 export const COMMANDS: readonly Command[] = [
   serveCommand,
@@ -35,6 +37,8 @@ export const COMMANDS: readonly Command[] = [
   askCommand,
   runStartCommand,
   runFinishCommand,
+  contextCommand,
+  mcpCommand,
   demoCommand,
   sweepCommand,
   backupCommand,

@@ -1,19 +1,7 @@
-import { ulid } from 'ulid';
 import type { Command } from '../command.js';
 import { FACTORY_OPTION, Refusal, factoryDir, flagOption, printJson, requiredOption, stringOption } from '../command.js';
-import { existingFactory, peekLedgerOrNone } from '../ledgerAccess.js';
-import { helpIdTakenAsIngestWillSee } from '../../node/ingest.js';
 import { HELP_CATEGORIES } from '../../rules/events.js';
-import { appendLine, validatedLine } from './agentSide.js';
-
-/**
- * True when ingest would refuse this id as a duplicate: the ledger holds it, or a line not yet
- * ingested files it. A ledger that cannot be read must not stop an agent from asking: ingest
- * checks again.
- */
-function alreadyFiled(root: string, id: string): boolean {
-  return peekLedgerOrNone(root, (db) => helpIdTakenAsIngestWillSee(db, root, id)) ?? false;
-}
+import { askForHelp } from './agentSide.js';
 
 export const askCommand: Command = {
   name: ['ask'],
@@ -49,24 +37,17 @@ export const askCommand: Command = {
   run(args, io) {
     const question = args.positionals.join(' ');
     if (question.trim() === '') throw new Refusal('the QUESTION is missing');
-    const id = stringOption(args, 'id') ?? `hlp_${ulid()}`;
-    const raw: Record<string, unknown> = {
-      type: 'help.requested',
-      at: new Date().toISOString(),
-      id,
+    const requested = stringOption(args, 'id');
+    const category = stringOption(args, 'category');
+    const { event, id } = askForHelp(factoryDir(args, io), {
+      ...(requested !== undefined && { id: requested }),
       agent: requiredOption(args, 'agent'),
       run: requiredOption(args, 'run'),
       chain: requiredOption(args, 'chain'),
       fatal: flagOption(args, 'fatal'),
       question,
-    };
-    const category = stringOption(args, 'category');
-    if (category !== undefined) raw.category = category;
-
-    const { event, line } = validatedLine(raw);
-    const root = existingFactory(factoryDir(args, io));
-    if (alreadyFiled(root, id)) throw new Refusal(`help.requested: duplicate help request id ${id}`);
-    appendLine(root, line);
+      ...(category !== undefined && { category }),
+    });
     if (flagOption(args, 'json')) printJson(io, event);
     else io.stdout(`${id}\n`);
   },

@@ -1,22 +1,6 @@
 import { IMPACTS } from '../../../shared/domain.js';
 import { FACTORY_OPTION, JSON_OPTION, Refusal, factoryDir, flagOption, printJson, stringOption, type Command } from '../command.js';
-import { existingFactory, peekLedger, peekSettings } from '../ledgerAccess.js';
-import { screen } from '../../rules/screen.js';
-import { matchingLearnings } from '../../node/store/matching.js';
-import { agentOption, appendValidated } from './agentSide.js';
-
-/**
- * A rejection in the ledger that would refuse this proposal at ingest, if the ledger exists and
- * opens (else ingest judges it: the agent is not held up by a ledger it cannot read).
- */
-function rejectedMatch(root: string, agent: string, text: string): string | null {
-  return peekLedger(root, (db) => {
-    const hit = matchingLearnings(db, agent, text).find((l) => l.state === 'rejected');
-    if (!hit) return null;
-    const day = hit.decided_at ? hit.decided_at.slice(0, 10) : 'an unknown date';
-    return `the same as learning ${hit.id}, rejected by ${hit.decided_by ?? 'a person'} on ${day}`;
-  });
-}
+import { agentOption, proposeLearning } from './agentSide.js';
 
 export const proposeCommand: Command = {
   name: ['propose'],
@@ -46,16 +30,8 @@ export const proposeCommand: Command = {
     const text = args.positionals.join(' ');
     const impact = stringOption(args, 'impact') ?? 'medium';
     if (!(IMPACTS as readonly string[]).includes(impact)) throw new Refusal(`--impact ${JSON.stringify(impact)} is not one of ${IMPACTS.join(', ')}`);
-    const root = existingFactory(factoryDir(args, io));
-    const { settings } = peekSettings(root, io);
-    const screened = screen(text, settings.learnings.max_text);
-    if (!screened.ok) throw new Refusal(screened.reason);
-    const rejected = rejectedMatch(root, agent, screened.text);
-    if (rejected) throw new Refusal(`refused: ${rejected}`);
-    const raw: Record<string, unknown> = { type: 'learning.proposed', at: new Date().toISOString(), agent, text: screened.text, impact };
     const run = stringOption(args, 'run');
-    if (run !== undefined) raw.run = run;
-    const { event, file } = appendValidated(root, raw);
+    const { event, file } = proposeLearning(factoryDir(args, io), io, { agent, text, impact, ...(run !== undefined && { run }) });
     if (flagOption(args, 'json')) printJson(io, event);
     else io.stdout(`proposed (appended to ${file})\n`);
   },

@@ -12,22 +12,7 @@ import {
   type Command,
 } from '../command.js';
 import { parseFlagOptions } from '../flags.js';
-import { existingFactory, peekLedgerOrNone } from '../ledgerAccess.js';
-import { runAsIngestWillSee } from '../../node/ingest.js';
-import { whyRunFinishRefused, whyRunStartRefused, type RecordedRun } from '../../node/store/runs.js';
-import { agentOption, appendLine, currentLearnings, validatedLine } from './agentSide.js';
-
-/**
- * Refuses at once a run event ingest would refuse: `why` is the store's own rule, asked of what
- * the ledger will hold for the run when ingest reaches this line (the ledger read-only, with the
- * lines appended but not yet ingested applied on top, so a `run finish` right after its `run
- * start` is not refused for a Desk that has not caught up). A ledger that cannot be read leaves
- * the judging to ingest: the agent is not held up by it.
- */
-function refuseAsIngestWould(root: string, run: string, why: (recorded: RecordedRun | undefined) => string | null): void {
-  const reason = peekLedgerOrNone(root, (db) => why(runAsIngestWillSee(db, root, run)));
-  if (reason) throw new Refusal(reason);
-}
+import { agentOption, finishRun, startRun } from './agentSide.js';
 
 export const runStartCommand: Command = {
   name: ['run', 'start'],
@@ -70,24 +55,16 @@ export const runStartCommand: Command = {
     const run = requiredOption(args, 'run');
     const chain = requiredOption(args, 'chain');
     const flags = parseFlagOptions(listOption(args, 'flag'));
-    const root = existingFactory(factoryDir(args, io));
-    const given = currentLearnings(root, agent).learnings;
-    const raw: Record<string, unknown> = {
-      type: 'run.started',
-      at: new Date().toISOString(),
-      run,
+    const answers = stringOption(args, 'answers');
+    const { learnings: given } = startRun(factoryDir(args, io), {
       agent,
+      run,
       chain,
       workflow: stringOption(args, 'workflow') ?? 'default',
       flags,
       routes: listOption(args, 'route'),
-      learnings: given.map((l) => l.id),
-    };
-    const answers = stringOption(args, 'answers');
-    if (answers !== undefined) raw.answers = answers;
-    const { line } = validatedLine(raw);
-    refuseAsIngestWould(root, run, (recorded) => whyRunStartRefused(recorded, { run }));
-    appendLine(root, line);
+      ...(answers !== undefined && { answers }),
+    });
     if (flagOption(args, 'json')) {
       printJson(io, { run, learnings: given.map(({ id, text, state, impact }) => ({ id, text, state, impact })) });
       return;
@@ -128,10 +105,7 @@ export const runFinishCommand: Command = {
     if (!(RUN_OUTCOMES as readonly string[]).includes(outcome)) {
       throw new Refusal(`--outcome ${JSON.stringify(outcome)} is not one of ${RUN_OUTCOMES.join(', ')}`);
     }
-    const root = existingFactory(factoryDir(args, io));
-    const { event, line } = validatedLine({ type: 'run.finished', at: new Date().toISOString(), run, agent, outcome });
-    refuseAsIngestWould(root, run, (recorded) => whyRunFinishRefused(recorded, { run, agent }));
-    const file = appendLine(root, line);
+    const { event, file } = finishRun(factoryDir(args, io), { agent, run, outcome });
     if (flagOption(args, 'json')) printJson(io, event);
     else io.stdout(`run ${run} finished: ${outcome} (appended to ${file})\n`);
   },
