@@ -27,7 +27,7 @@ import { eventFileDay, isLapsedExpired, lapsedCutoff, retentionHorizon } from '.
 import type { Settings } from '../rules/settings.js';
 import { factoryPaths, namesIn } from './factory.js';
 import type { Db } from './store/db.js';
-import { unindexLearnings } from './store/matching.js';
+import { trimDeletions } from './store/deletions.js';
 
 
 interface EventFileCandidate {
@@ -76,8 +76,8 @@ export function sweep(db: Db, factory: string, settings: Settings, now: Date = n
   // clock: a sweep with nothing to delete reads nothing. Ledger times are canonical ISO strings,
   // so comparing them as text compares the instants.
   const cutoff = lapsedCutoff(now, settings);
-  const lapsedRows = db.prepare<[{ cutoff: string | null }], { rowid: number; id: string; agent: string; lapsed_at: string | null; last_at: string }>(
-    `SELECT rowid, id, agent, lapsed_at, last_at FROM learnings
+  const lapsedRows = db.prepare<[{ cutoff: string | null }], { rowid: number; id: string; lapsed_at: string | null; last_at: string }>(
+    `SELECT rowid, id, lapsed_at, last_at FROM learnings
      WHERE state = 'lapsed' AND (@cutoff IS NULL OR coalesce(lapsed_at, last_at) <= @cutoff)`,
   );
   const deleteHistory = db.prepare('DELETE FROM learning_history WHERE learning_id = ?');
@@ -94,7 +94,7 @@ export function sweep(db: Db, factory: string, settings: Settings, now: Date = n
   const deleteOldSweeps = db.prepare('DELETE FROM sweeps WHERE substr(at, 1, 10) < ?');
   const insertSweep = db.prepare('INSERT INTO sweeps (at, report) VALUES (?, ?)');
 
-  const { report, seq, files, removed } = db
+  const { report, seq, files } = db
     .transaction(() => {
       const help_requests = deleteHelp.run(horizon).changes;
       deleteRunLearnings.run(horizon);
@@ -104,13 +104,13 @@ export function sweep(db: Db, factory: string, settings: Settings, now: Date = n
       const chains = deleteChains.run({ horizon }).changes;
       deleteOldSweeps.run(horizon);
 
-      const removed: { agent: string; rowid: number }[] = [];
+      let lapsed_learnings = 0;
       for (const row of lapsedRows.all({ cutoff: cutoff?.toISOString() ?? null })) {
         if (!isLapsedExpired({ state: 'lapsed', lapsed_at: row.lapsed_at, last_at: row.last_at }, now, settings)) {
           continue;
         }
         deleteHistory.run(row.id);
-        if (deleteLearning.run(row.rowid).changes > 0) removed.push({ agent: row.agent, rowid: row.rowid });
+        lapsed_learnings += deleteLearning.run(row.rowid).changes;
       }
 
       const files = eventFileCandidates(db, factory, horizon);
@@ -121,14 +121,14 @@ export function sweep(db: Db, factory: string, settings: Settings, now: Date = n
         proposals,
         refused_lines,
         event_files: files.length,
-        lapsed_learnings: removed.length,
+        lapsed_learnings,
         chains,
       };
       const seq = Number(insertSweep.run(report.at, JSON.stringify(report)).lastInsertRowid);
-      return { report, seq, files, removed };
+      trimDeletions(db);
+      return { report, seq, files };
     })
     .immediate();
-  unindexLearnings(db, removed);
 
   if (files.length === 0) return report;
 

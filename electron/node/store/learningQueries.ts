@@ -3,19 +3,17 @@
  * the filtered, sorted, paged list with its per-state counts, and one learning's detail with
  * its history and the evidence of the runs it was given.
  *
- * Filtering, sorting and search happen in SQL (FTS5 for the text), so a page costs the same with
- * a hundred learnings or a hundred thousand.
+ * The list's filters, sorts and counts come from the in-memory list (`learningList.ts`); only a
+ * page's rows and a detail's history and evidence are read with SQL.
  */
 import type { HistoryEntry, Learning, Run } from '../../../shared/domain.js';
 import type { LearningFilter, RunEvidence, StateCounts } from '../../../shared/api.js';
-import { LEARNING_SORTS } from '../../../shared/api.js';
 import { wilsonLower } from '../../rules/ledger.js';
 import type { Db } from './db.js';
-import { filterWhere } from './learnings.js';
+import { listPage, type LearningSort } from './learningList.js';
+import { stmt } from './statements.js';
 import { LEARNING_COLUMNS, getLearning, toLearning } from './learningRows.js';
 import { RUN_COLUMNS, toRun } from './runs.js';
-
-export type LearningSort = (typeof LEARNING_SORTS)[number];
 
 export interface LearningQuery {
   filter?: LearningFilter | undefined;
@@ -32,63 +30,21 @@ export interface LearningPage {
   agents: string[];
 }
 
-const SORT_SQL: Record<LearningSort, string> = {
-  last_at: 'last_at',
-  first_at: 'first_at',
-  impact: "CASE impact WHEN 'high' THEN 3 WHEN 'medium' THEN 2 ELSE 1 END",
-  runs_left: 'runs_left',
-  rediscoveries: 'rediscoveries',
-  echoes: 'echoes',
-  agent: 'agent',
-  state: "CASE state WHEN 'provisional' THEN 1 WHEN 'confirmed' THEN 2 WHEN 'lapsed' THEN 3 ELSE 4 END",
-};
-
 /**
- * The agents that have learnings, found by seeking the index from one agent to the next: one
- * index probe per agent, where `SELECT DISTINCT` would read every learning.
+ * A page of the learnings list (filters, sort, search, counts: see `learningList.ts`), with the
+ * page's learnings read from the ledger.
  */
-function agentsWithLearnings(db: Db): string[] {
-  return (
-    db
-      .prepare(
-        `WITH RECURSIVE next (agent) AS (
-           SELECT min(agent) FROM learnings
-           UNION ALL
-           SELECT (SELECT min(agent) FROM learnings WHERE agent > next.agent) FROM next WHERE next.agent IS NOT NULL)
-         SELECT agent FROM next WHERE agent IS NOT NULL`,
-      )
-      .all() as { agent: string }[]
-  ).map((r) => r.agent);
-}
-
 export function queryLearnings(db: Db, query: LearningQuery = {}): LearningPage {
-  const filter = query.filter ?? {};
-  const sortKey = query.sort ?? 'last_at';
-  const dir = query.dir === 'asc' ? 'ASC' : 'DESC';
-  // `rowid` breaks ties so pages never overlap or skip; with the default sort the whole order
-  // then follows the (agent, state, last_at) index and a page reads only its own rows.
-  const order =
-    sortKey === 'last_at' ? `last_at ${dir}, rowid ${dir}` : `${SORT_SQL[sortKey]} ${dir}, last_at ${dir}, rowid ${dir}`;
-  const where = filterWhere(filter);
-  const total = (db.prepare(`SELECT count(*) AS n FROM learnings ${where.sql}`).get(where.params) as { n: number }).n;
-  // The page is chosen on row ids first, so sorting never carries the texts along.
-  const rows = db
-    .prepare(
-      `SELECT ${LEARNING_COLUMNS} FROM learnings
-       WHERE rowid IN (SELECT rowid FROM learnings ${where.sql} ORDER BY ${order} LIMIT @limit OFFSET @offset)
-       ORDER BY ${order}`,
-    )
-    .all({ ...where.params, limit: query.limit ?? 100, offset: query.offset ?? 0 })
-    .map(toLearning);
-
-  const others = filterWhere(filter, false);
-  const counts: StateCounts = { provisional: 0, confirmed: 0, lapsed: 0, rejected: 0 };
-  for (const row of db
-    .prepare(`SELECT state, count(*) AS n FROM learnings ${others.sql} GROUP BY state`)
-    .all(others.params) as { state: keyof StateCounts; n: number }[]) {
-    counts[row.state] = row.n;
-  }
-  return { total, rows, counts, agents: agentsWithLearnings(db) };
+  const page = listPage(db, {
+    filter: query.filter ?? {},
+    sort: query.sort ?? 'last_at',
+    dir: query.dir === 'asc' ? 'asc' : 'desc',
+    offset: query.offset ?? 0,
+    limit: query.limit ?? 100,
+  });
+  const read = stmt(db, `SELECT ${LEARNING_COLUMNS} FROM learnings WHERE rowid = ?`);
+  const rows = page.rowids.map((rowid) => toLearning(read.get(rowid)));
+  return { total: page.total, rows, counts: page.counts, agents: page.agents };
 }
 
 function evidence(row: { runs: number; succeeded: number | null }): RunEvidence {

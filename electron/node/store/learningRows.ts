@@ -8,6 +8,14 @@ import { stmt } from './statements.js';
 export const LEARNING_COLUMNS =
   'id, agent, text, impact, state, proposals, rediscoveries, echoes, runs_left, first_at, last_at, live_since, lapsed_at, decided_by, decided_at, reason';
 
+/**
+ * The stamp a learning's row gets at every write: one more than the highest in the ledger, so the
+ * rows written since any moment are those stamped above what was highest then (an index lookup).
+ * The window's list (`learningList.ts`) stays current by it. Every insert and update of a
+ * learning sets it.
+ */
+export const NEXT_CHANGED = '(SELECT coalesce(max(changed), 0) + 1 FROM learnings)';
+
 /** Selects learnings with the SPEC field names, optionally prefixed by a table alias. */
 export function learningColumns(alias?: string): string {
   if (!alias) return LEARNING_COLUMNS;

@@ -16,7 +16,7 @@
 import type { Learning } from '../../../shared/domain.js';
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
-import { LEARNING_COLUMNS, toLearning } from './learningRows.js';
+import { LEARNING_COLUMNS, NEXT_CHANGED, toLearning } from './learningRows.js';
 
 interface Batch {
   /** Learnings changed in this batch, by id, not written yet. */
@@ -49,7 +49,7 @@ function writeLearning(db: Db, l: Learning): void {
   stmt(
     db,
     `UPDATE learnings SET state = ?, proposals = ?, rediscoveries = ?, echoes = ?, runs_left = ?, last_at = ?,
-       live_since = ?, lapsed_at = ?, decided_by = ?, decided_at = ?, reason = ?
+       live_since = ?, lapsed_at = ?, decided_by = ?, decided_at = ?, reason = ?, changed = ${NEXT_CHANGED}
      WHERE id = ?`,
   ).run(
     l.state,

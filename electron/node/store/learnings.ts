@@ -14,7 +14,7 @@
  */
 import { ulid } from 'ulid';
 import type { HistoryKind, Impact, Learning, LearningState, ProposalOutcome } from '../../../shared/domain.js';
-import type { LearningFilter, LearningTarget } from '../../../shared/api.js';
+import type { LearningTarget } from '../../../shared/api.js';
 import {
   decideProposal,
   isActive,
@@ -30,9 +30,10 @@ import { fingerprint, type Fingerprint } from '../../rules/sameness.js';
 import { screen } from '../../rules/screen.js';
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
-import { LEARNING_COLUMNS, toLearning } from './learningRows.js';
+import { LEARNING_COLUMNS, NEXT_CHANGED, toLearning } from './learningRows.js';
 import { indexNewLearning, learningsByRowid, matchingRowids } from './matching.js';
 import { noteInsertedLearning, saveLearning } from './learningWrites.js';
+import { matchingRowidsOf } from './learningList.js';
 
 /** A line of an events file the ledger cannot take: becomes a refused line, not a crash. */
 export class EventRefused extends Error {
@@ -89,8 +90,8 @@ export function insertLearning(db: Db, l: Learning, fp: Fingerprint = fingerprin
   const info = stmt(
     db,
     `INSERT INTO learnings (id, agent, text, impact, state, proposals, rediscoveries, echoes, runs_left, first_at,
-       last_at, live_since, lapsed_at, decided_by, decided_at, reason)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       last_at, live_since, lapsed_at, decided_by, decided_at, reason, changed)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${NEXT_CHANGED})`,
   ).run(
     l.id,
     l.agent,
@@ -214,51 +215,6 @@ export function markExportPending(db: Db, agents: Iterable<string>): void {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Filters (shared by the read side and bulk decisions)
-
-/** Quotes each of the user's words for FTS5 so no operator or syntax of theirs is interpreted. */
-export function ftsQuery(search: string): string | null {
-  const words = search
-    .split(/\s+/u)
-    .map((w) => w.replace(/[^\p{L}\p{N}_]+/gu, ' ').trim())
-    .flatMap((w) => w.split(' '))
-    .filter((w) => w.length > 0);
-  if (words.length === 0) return null;
-  return words.map((w, i) => `"${w.replace(/"/g, '""')}"${i === words.length - 1 ? '*' : ''}`).join(' ');
-}
-
-export interface SqlWhere {
-  sql: string;
-  params: Record<string, unknown>;
-}
-
-/** The WHERE clause of a learning filter; `withStates: false` leaves the states out (for counts). */
-export function filterWhere(filter: LearningFilter, withStates = true): SqlWhere {
-  const parts: string[] = [];
-  const params: Record<string, unknown> = {};
-  if (filter.agent !== undefined && filter.agent !== '') {
-    parts.push('agent = @agent');
-    params.agent = filter.agent;
-  }
-  if (withStates && filter.states && filter.states.length > 0) {
-    parts.push('state IN (SELECT value FROM json_each(@states))');
-    params.states = JSON.stringify(filter.states);
-  }
-  if (filter.impacts && filter.impacts.length > 0) {
-    parts.push('impact IN (SELECT value FROM json_each(@impacts))');
-    params.impacts = JSON.stringify(filter.impacts);
-  }
-  if (filter.search !== undefined) {
-    const query = ftsQuery(filter.search);
-    if (query !== null) {
-      parts.push('rowid IN (SELECT rowid FROM learnings_fts WHERE learnings_fts MATCH @search)');
-      params.search = query;
-    }
-  }
-  return { sql: parts.length > 0 ? `WHERE ${parts.join(' AND ')}` : '', params };
-}
-
-// ---------------------------------------------------------------------------------------------
 // A person's decisions
 
 export interface DecisionResult {
@@ -281,10 +237,8 @@ export interface DecisionInput {
 
 function targetIds(db: Db, target: LearningTarget): string[] {
   if ('ids' in target) return [...new Set(target.ids)];
-  const where = filterWhere(target.filter);
-  return (db.prepare(`SELECT id FROM learnings ${where.sql} ORDER BY rowid`).all(where.params) as { id: string }[]).map(
-    (r) => r.id,
-  );
+  const read = stmt(db, 'SELECT id FROM learnings WHERE rowid = ?');
+  return matchingRowidsOf(db, target.filter).map((rowid) => (read.get(rowid) as { id: string }).id);
 }
 
 function loadMany(db: Db, ids: string[]): Map<string, Learning> {

@@ -9,9 +9,8 @@
  *
  * Staying exact while other processes write. The CLI may ingest while the app does, and a sweep
  * deletes lapsed learnings. The ledger tells both apart cheaply: new learnings have rowids above
- * the highest one the index knows, and every deleted learning bumps a counter (a trigger, see
- * the schema). `syncMatchIndex` compares both with what the index saw, inside the caller's
- * transaction, and takes in new rows or starts afresh after a deletion it did not make. A write
+ * the highest one the index knows, and every deleted learning is logged (`deletions.ts`).
+ * `syncMatchIndex` reads both, inside the caller's transaction, and takes in what changed. A write
  * that is rolled back after it reached the index would leave the index ahead of the ledger, so
  * whoever rolls back calls `forgetMatchIndex`.
  */
@@ -22,16 +21,14 @@ import { AgentMatchIndex, type ProbeStats } from './matchIndex.js';
 import { stmt } from './statements.js';
 import { LEARNING_COLUMNS, toLearning } from './learningRows.js';
 import { withChanges } from './learningWrites.js';
-
-/** The meta key a trigger bumps for every deleted learning (schema migration 2). */
-export const DELETIONS_KEY = 'learnings_deleted';
+import { deletedSince, lastDeletion } from './deletions.js';
 
 interface LedgerIndex {
   agents: Map<string, AgentMatchIndex>;
   /** Highest learning rowid the index has taken in. */
   maxRowid: number;
-  /** The deletion counter as the index last saw it. */
-  deletions: number;
+  /** The newest deletion (deletions.ts) the index has taken in. */
+  deletion: number;
 }
 
 const indexes = new WeakMap<Db, LedgerIndex>();
@@ -39,10 +36,8 @@ const indexes = new WeakMap<Db, LedgerIndex>();
 /** Probes made and learnings compared, since the process started (for the benchmark). */
 export const matchStats: ProbeStats & { probes: number } = { probes: 0, examined: 0 };
 
-function ledgerState(db: Db): { maxRowid: number; deletions: number } {
-  const max = (stmt(db, 'SELECT coalesce(max(rowid), 0) AS m FROM learnings').get() as { m: number }).m;
-  const row = stmt(db, 'SELECT value FROM meta WHERE key = ?').get(DELETIONS_KEY) as { value: string } | undefined;
-  return { maxRowid: max, deletions: row ? Number(row.value) : 0 };
+function maxRowid(db: Db): number {
+  return (stmt(db, 'SELECT coalesce(max(rowid), 0) AS m FROM learnings').get() as { m: number }).m;
 }
 
 /**
@@ -50,13 +45,20 @@ function ledgerState(db: Db): { maxRowid: number; deletions: number } {
  * matches (ingest calls it once per batch; {@link matchingLearnings} on every call).
  */
 export function syncMatchIndex(db: Db): void {
-  const state = ledgerState(db);
   const index = indexes.get(db);
-  if (!index || index.deletions !== state.deletions || state.maxRowid < index.maxRowid) {
-    indexes.set(db, { agents: new Map(), ...state });
+  const deleted = index ? deletedSince(db, index.deletion) : null;
+  if (!index || deleted === null) {
+    indexes.set(db, { agents: new Map(), maxRowid: maxRowid(db), deletion: lastDeletion(db) });
     return;
   }
-  if (state.maxRowid > index.maxRowid) {
+  for (const { rowid, agent } of deleted) {
+    index.agents.get(agent)?.remove(rowid);
+    // SQLite may give the highest rowid, once freed, to the next learning: read from below it again.
+    index.maxRowid = Math.min(index.maxRowid, rowid - 1);
+  }
+  if (deleted.length > 0) index.deletion = lastDeletion(db);
+  const highest = maxRowid(db);
+  if (highest > index.maxRowid) {
     if (index.agents.size > 0) {
       const rows = stmt(db, 'SELECT rowid, agent, text FROM learnings WHERE rowid > ? ORDER BY rowid').all(index.maxRowid) as {
         rowid: number;
@@ -65,8 +67,8 @@ export function syncMatchIndex(db: Db): void {
       }[];
       for (const row of rows) index.agents.get(row.agent)?.add(row.rowid, fingerprint(row.text));
     }
-    index.maxRowid = state.maxRowid;
   }
+  index.maxRowid = highest;
 }
 
 function ledgerIndex(db: Db): LedgerIndex {
@@ -120,14 +122,6 @@ export function indexNewLearning(db: Db, agent: string, rowid: number, fp: Finge
   const index = ledgerIndex(db);
   index.agents.get(agent)?.add(rowid, fp);
   if (rowid > index.maxRowid) index.maxRowid = rowid;
-}
-
-/** Tells the index about learnings this connection just deleted (a sweep), by agent and rowid. */
-export function unindexLearnings(db: Db, removed: readonly { agent: string; rowid: number }[]): void {
-  const index = indexes.get(db);
-  if (!index) return;
-  for (const { agent, rowid } of removed) index.agents.get(agent)?.remove(rowid);
-  index.deletions += removed.length;
 }
 
 /** Drops the connection's index after a rollback undid writes it had taken in; rebuilt at next use. */

@@ -242,7 +242,7 @@ export const MIGRATIONS: readonly string[] = [
   // 2: matching moves to an in-memory index (store/matchIndex.ts), so the word index, its counts
   // and the two columns only it read go; they were most of the ledger's size and of ingest's
   // cost. What the in-memory index needs from the ledger to stay in step with other processes is
-  // the highest rowid (free) and a count of deleted learnings, kept here by a trigger.
+  // the highest rowid (free) and a log of deleted learnings, kept here by a trigger.
   `
   DROP TRIGGER learning_words_fill_count;
   DROP TRIGGER learning_words_count_insert;
@@ -252,11 +252,20 @@ export const MIGRATIONS: readonly string[] = [
   DROP TABLE learning_words;
   ALTER TABLE learnings DROP COLUMN negated;
   ALTER TABLE learnings DROP COLUMN word_count;
+  -- Stamped at every write of a learning (NEXT_CHANGED in learningRows.ts): what the window's
+  -- in-memory list re-reads to stay current (learningList.ts).
+  ALTER TABLE learnings ADD COLUMN changed INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX learnings_changed ON learnings (changed);
   -- A sweep asks for the lapsed learnings past their keep_lapsed_days only (sweep.ts).
   CREATE INDEX learnings_lapsed_clock ON learnings (coalesce(lapsed_at, last_at)) WHERE state = 'lapsed';
-  CREATE TRIGGER learnings_count_deleted AFTER DELETE ON learnings BEGIN
-    INSERT INTO meta (key, value) VALUES ('learnings_deleted', '1')
-      ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1;
+  -- Every deleted learning, so in-memory views of other connections can follow (deletions.ts).
+  CREATE TABLE learning_deletions (
+    seq INTEGER PRIMARY KEY,
+    learning_rowid INTEGER NOT NULL,
+    agent TEXT NOT NULL
+  );
+  CREATE TRIGGER learnings_log_deleted AFTER DELETE ON learnings BEGIN
+    INSERT INTO learning_deletions (learning_rowid, agent) VALUES (old.rowid, old.agent);
   END;
   `,
 ];

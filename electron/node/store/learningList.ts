@@ -1,0 +1,262 @@
+/**
+ * The learnings list of the window: every filter, sort and search, with the state counts, over
+ * all learnings, answered from memory.
+ *
+ * Why in memory. At 100,000 learnings any sort SQLite has no index for, and every count, reads
+ * all the matching rows: tens to hundreds of milliseconds a page, and the window asks for a page
+ * at every keystroke in the search box. The columns the list filters and sorts by are a few
+ * numbers per learning (a few MB at 100,000), so the host keeps them in arrays and answers a page
+ * by one pass over them; only the page's rows are read from the ledger. The full-text search
+ * stays in SQLite (FTS5): it yields the matching rowids, which the pass then intersects.
+ *
+ * Staying current. Every write of a learning stamps it with a new `changed` number (the highest
+ * in the ledger plus one, see `learningRows.ts`), in whichever process writes it (the ingest
+ * thread, a person's decision, the CLI). Before each answer the list reads the highest stamp
+ * (an index lookup) and reloads only the learnings stamped since, and drops those the deletion
+ * log (`deletions.ts`) names. So what it answers is what SQL over the
+ * ledger answers at that moment, which a property test checks against plain SQL.
+ */
+import type { Impact, Learning, LearningState } from '../../../shared/domain.js';
+import type { LearningFilter, StateCounts } from '../../../shared/api.js';
+import type { LEARNING_SORTS } from '../../../shared/api.js';
+import type { Db } from './db.js';
+import { stmt } from './statements.js';
+import { deletedSince, lastDeletion } from './deletions.js';
+
+export type LearningSort = (typeof LEARNING_SORTS)[number];
+
+/**
+ * Where each state and impact sorts in the list, ascending: provisional before confirmed before
+ * lapsed before rejected (what needs a look first), and low before medium before high.
+ */
+const STATE_ORDER: Record<LearningState, number> = { provisional: 1, confirmed: 2, lapsed: 3, rejected: 4 };
+const IMPACT_ORDER: Record<Impact, number> = { low: 1, medium: 2, high: 3 };
+const STATES = Object.keys(STATE_ORDER) as LearningState[];
+
+interface Row {
+  rowid: number;
+  agent: string;
+  state: LearningState;
+  impact: Impact;
+  first_at: string;
+  last_at: string;
+  runs_left: number;
+  rediscoveries: number;
+  echoes: number;
+  changed: number;
+}
+
+const ROW_COLUMNS = 'rowid, agent, state, impact, first_at, last_at, runs_left, rediscoveries, echoes, changed';
+
+/** A page of the list, before its rows are read: the rowids in order, the total and the counts. */
+export interface ListPage {
+  rowids: number[];
+  total: number;
+  counts: StateCounts;
+  agents: string[];
+}
+
+class List {
+  readonly slotOf = new Map<number, number>();
+  rowid: number[] = [];
+  agent: number[] = [];
+  state: number[] = [];
+  impact: number[] = [];
+  firstAt: number[] = [];
+  lastAt: number[] = [];
+  runsLeft: number[] = [];
+  rediscoveries: number[] = [];
+  echoes: number[] = [];
+  alive: boolean[] = [];
+  agents: string[] = [];
+  private readonly agentIndex = new Map<string, number>();
+  /** Rank of each agent index in name order, for the agent sort. */
+  agentRank: number[] = [];
+  /** The highest `changed` stamp taken in, and the newest deletion (deletions.ts). */
+  changed = 0;
+  deletion = 0;
+
+  agentId(name: string): number {
+    let id = this.agentIndex.get(name);
+    if (id === undefined) {
+      id = this.agents.length;
+      this.agents.push(name);
+      this.agentIndex.set(name, id);
+      const byName = this.agents.map((_, i) => i).sort((a, b) => (this.agents[a]! < this.agents[b]! ? -1 : 1));
+      this.agentRank = [];
+      byName.forEach((agentId, rank) => (this.agentRank[agentId] = rank));
+    }
+    return id;
+  }
+
+  put(row: Row): void {
+    let slot = this.slotOf.get(row.rowid);
+    if (slot === undefined) {
+      slot = this.rowid.length;
+      this.slotOf.set(row.rowid, slot);
+      this.rowid.push(row.rowid);
+    }
+    this.agent[slot] = this.agentId(row.agent);
+    this.state[slot] = STATE_ORDER[row.state];
+    this.impact[slot] = IMPACT_ORDER[row.impact];
+    this.firstAt[slot] = Date.parse(row.first_at);
+    this.lastAt[slot] = Date.parse(row.last_at);
+    this.runsLeft[slot] = row.runs_left;
+    this.rediscoveries[slot] = row.rediscoveries;
+    this.echoes[slot] = row.echoes;
+    this.alive[slot] = true;
+    if (row.changed > this.changed) this.changed = row.changed;
+  }
+
+  remove(rowid: number): void {
+    const slot = this.slotOf.get(rowid);
+    if (slot !== undefined) this.alive[slot] = false;
+  }
+
+  /** The agents with at least one learning, by name. */
+  liveAgents(): string[] {
+    const seen = new Set<number>();
+    for (let slot = 0; slot < this.rowid.length; slot++) if (this.alive[slot]) seen.add(this.agent[slot]!);
+    return [...seen].map((id) => this.agents[id]!).sort();
+  }
+
+  /** The sort key's column for the given sort, for comparing slots. */
+  column(sort: LearningSort): number[] {
+    switch (sort) {
+      case 'last_at':
+        return this.lastAt;
+      case 'first_at':
+        return this.firstAt;
+      case 'impact':
+        return this.impact;
+      case 'runs_left':
+        return this.runsLeft;
+      case 'rediscoveries':
+        return this.rediscoveries;
+      case 'echoes':
+        return this.echoes;
+      case 'state':
+        return this.state;
+      case 'agent':
+        return this.agent.map((id) => this.agentRank[id]!);
+    }
+  }
+}
+
+const lists = new WeakMap<Db, List>();
+
+function highestStamp(db: Db): number {
+  return (stmt(db, 'SELECT coalesce(max(changed), 0) AS m FROM learnings').get() as { m: number }).m;
+}
+
+/** The connection's list, brought in step with the ledger. */
+function currentList(db: Db): List {
+  let list = lists.get(db);
+  const deleted = list ? deletedSince(db, list.deletion) : null;
+  if (!list || deleted === null) {
+    list = new List();
+    list.deletion = lastDeletion(db);
+    for (const row of stmt(db, `SELECT ${ROW_COLUMNS} FROM learnings`).all() as Row[]) list.put(row);
+    lists.set(db, list);
+    return list;
+  }
+  for (const { rowid } of deleted) list.remove(rowid);
+  if (deleted.length > 0) list.deletion = lastDeletion(db);
+  if (highestStamp(db) > list.changed) {
+    for (const row of stmt(db, `SELECT ${ROW_COLUMNS} FROM learnings WHERE changed > ?`).all(list.changed) as Row[]) list.put(row);
+  }
+  return list;
+}
+
+/** Quotes each of the user's words for FTS5 so no operator or syntax of theirs is interpreted. */
+export function ftsQuery(search: string): string | null {
+  const words = search
+    .split(/\s+/u)
+    .map((w) => w.replace(/[^\p{L}\p{N}_]+/gu, ' ').trim())
+    .flatMap((w) => w.split(' '))
+    .filter((w) => w.length > 0);
+  if (words.length === 0) return null;
+  return words.map((w, i) => `"${w.replace(/"/g, '""')}"${i === words.length - 1 ? '*' : ''}`).join(' ');
+}
+
+/** Rowids the search matches (FTS5), or null when there is nothing to search for. */
+function searchHits(db: Db, search: string | undefined): Set<number> | null {
+  if (search === undefined) return null;
+  const query = ftsQuery(search);
+  if (query === null) return null;
+  const rows = stmt(db, 'SELECT rowid FROM learnings_fts WHERE learnings_fts MATCH ?').all(query) as { rowid: number }[];
+  return new Set(rows.map((r) => r.rowid));
+}
+
+function slotFilter(list: List, filter: LearningFilter, hits: Set<number> | null): (slot: number) => boolean {
+  const agent = filter.agent !== undefined && filter.agent !== '' ? list.agents.indexOf(filter.agent) : null;
+  const impacts = filter.impacts && filter.impacts.length > 0 ? new Set(filter.impacts.map((i) => IMPACT_ORDER[i])) : null;
+  return (slot) =>
+    list.alive[slot]! &&
+    (agent === null || list.agent[slot] === agent) &&
+    (impacts === null || impacts.has(list.impact[slot]!)) &&
+    (hits === null || hits.has(list.rowid[slot]!));
+}
+
+/**
+ * One page of learnings matching `filter`, in `sort` order (ties: newest `last_at`, then rowid,
+ * in the same direction), with the total and the per-state counts of the filter without its
+ * states, as the list shows them.
+ */
+export function listPage(
+  db: Db,
+  query: { filter: LearningFilter; sort: LearningSort; dir: 'asc' | 'desc'; offset: number; limit: number },
+): ListPage {
+  const list = currentList(db);
+  const matches = slotFilter(list, query.filter, searchHits(db, query.filter.search));
+  const states = query.filter.states && query.filter.states.length > 0 ? new Set(query.filter.states.map((s) => STATE_ORDER[s])) : null;
+  const perState = [0, 0, 0, 0, 0];
+  const chosen: number[] = [];
+  for (let slot = 0; slot < list.rowid.length; slot++) {
+    if (!matches(slot)) continue;
+    const state = list.state[slot]!;
+    perState[state]!++;
+    if (states === null || states.has(state)) chosen.push(slot);
+  }
+  const key = list.column(query.sort);
+  const sign = query.dir === 'asc' ? 1 : -1;
+  const compare = (a: number, b: number): number =>
+    sign * (key[a]! - key[b]! || list.lastAt[a]! - list.lastAt[b]! || list.rowid[a]! - list.rowid[b]!);
+  const page = topK(chosen, query.offset + query.limit, compare).slice(query.offset);
+  const counts = Object.fromEntries(STATES.map((s) => [s, perState[STATE_ORDER[s]]!])) as StateCounts;
+  return { rowids: page.map((slot) => list.rowid[slot]!), total: chosen.length, counts, agents: list.liveAgents() };
+}
+
+/** Rowids of every learning matching `filter` (states included), oldest first: what "all matching" means. */
+export function matchingRowidsOf(db: Db, filter: LearningFilter): number[] {
+  const list = currentList(db);
+  const matches = slotFilter(list, filter, searchHits(db, filter.search));
+  const states = filter.states && filter.states.length > 0 ? new Set(filter.states.map((s) => STATE_ORDER[s])) : null;
+  const out: number[] = [];
+  for (let slot = 0; slot < list.rowid.length; slot++) {
+    if (matches(slot) && (states === null || states.has(list.state[slot]!))) out.push(list.rowid[slot]!);
+  }
+  return out.sort((a, b) => a - b);
+}
+
+/**
+ * The first `k` of `items` in `compare` order: a full sort when `k` is a large part of them,
+ * else one pass keeping the best `k` in a sorted buffer (pages near the top are the common case).
+ */
+function topK(items: number[], k: number, compare: (a: number, b: number) => number): number[] {
+  if (k >= items.length / 4) return items.sort(compare).slice(0, k);
+  const best: number[] = [];
+  for (const item of items) {
+    if (best.length === k && compare(item, best[k - 1]!) >= 0) continue;
+    let lo = 0;
+    let hi = best.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (compare(best[mid]!, item) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    best.splice(lo, 0, item);
+    if (best.length > k) best.pop();
+  }
+  return best;
+}
