@@ -72,9 +72,15 @@ class List {
   private readonly agentIndex = new Map<string, number>();
   /** Rank of each agent index in name order, for the agent sort. */
   agentRank: number[] = [];
+  /** Live learnings per agent index. */
+  private readonly perAgent: number[] = [];
+  /** Each slot's agent rank (the agent sort's column), made when first asked after a change. */
+  private agentOrder: number[] | null = null;
   /** The highest `changed` stamp taken in, and the newest deletion (deletions.ts). */
   changed = 0;
   deletion = 0;
+  maxRowid = 0;
+  readonly searches = new Map<string, { version: string; hits: Hits }>();
 
   agentId(name: string): number {
     let id = this.agentIndex.get(name);
@@ -95,8 +101,12 @@ class List {
       slot = this.rowid.length;
       this.slotOf.set(row.rowid, slot);
       this.rowid.push(row.rowid);
+      if (row.rowid > this.maxRowid) this.maxRowid = row.rowid;
     }
+    if (this.alive[slot]) this.perAgent[this.agent[slot]!]!--;
     this.agent[slot] = this.agentId(row.agent);
+    this.perAgent[this.agent[slot]!] = (this.perAgent[this.agent[slot]!] ?? 0) + 1;
+    this.agentOrder = null;
     this.state[slot] = STATE_ORDER[row.state];
     this.impact[slot] = IMPACT_ORDER[row.impact];
     this.firstAt[slot] = Date.parse(row.first_at);
@@ -110,14 +120,14 @@ class List {
 
   remove(rowid: number): void {
     const slot = this.slotOf.get(rowid);
-    if (slot !== undefined) this.alive[slot] = false;
+    if (slot === undefined || !this.alive[slot]) return;
+    this.alive[slot] = false;
+    this.perAgent[this.agent[slot]!]!--;
   }
 
   /** The agents with at least one learning, by name. */
   liveAgents(): string[] {
-    const seen = new Set<number>();
-    for (let slot = 0; slot < this.rowid.length; slot++) if (this.alive[slot]) seen.add(this.agent[slot]!);
-    return [...seen].map((id) => this.agents[id]!).sort();
+    return this.agents.filter((_, id) => (this.perAgent[id] ?? 0) > 0).sort();
   }
 
   /** The sort key's column for the given sort, for comparing slots. */
@@ -138,7 +148,7 @@ class List {
       case 'state':
         return this.state;
       case 'agent':
-        return this.agent.map((id) => this.agentRank[id]!);
+        return (this.agentOrder ??= this.agent.map((id) => this.agentRank[id]!));
     }
   }
 }
@@ -179,23 +189,53 @@ export function ftsQuery(search: string): string | null {
   return words.map((w, i) => `"${w.replace(/"/g, '""')}"${i === words.length - 1 ? '*' : ''}`).join(' ');
 }
 
-/** Rowids the search matches (FTS5), or null when there is nothing to search for. */
-function searchHits(db: Db, search: string | undefined): Set<number> | null {
+/** Which rowids a search matches: a byte per rowid, 1 for a hit. */
+type Hits = Uint8Array;
+
+/**
+ * Rowids the search matches (FTS5), or null when there is nothing to search for.
+ *
+ * A common word matches most learnings, and reading tens of thousands of rows one by one into
+ * JavaScript cost far more than the search itself, so the rowids come back as one
+ * comma-separated text and are parsed into a byte map. The last few searches are kept while the
+ * ledger's texts are unchanged (no learning added or deleted: a text never changes), which is
+ * what typing, sorting and paging through one search ask again and again.
+ */
+function searchHits(db: Db, list: List, search: string | undefined): Hits | null {
   if (search === undefined) return null;
   const query = ftsQuery(search);
   if (query === null) return null;
-  const rows = stmt(db, 'SELECT rowid FROM learnings_fts WHERE learnings_fts MATCH ?').all(query) as { rowid: number }[];
-  return new Set(rows.map((r) => r.rowid));
+  // Texts change only when learnings are added (a higher rowid) or deleted (the deletion log).
+  const version = `${list.maxRowid}:${list.deletion}`;
+  const cached = list.searches.get(query);
+  if (cached && cached.version === version) return cached.hits;
+  const text = stmt(db, 'SELECT group_concat(rowid) AS r FROM learnings_fts WHERE learnings_fts MATCH ?').get(query) as { r: string | null };
+  const hits = new Uint8Array(list.maxRowid + 1);
+  const all = text.r ?? '';
+  let value = 0;
+  for (let i = 0; i <= all.length; i++) {
+    const code = i < all.length ? all.charCodeAt(i) : 44;
+    if (code === 44) {
+      if (value < hits.length) hits[value] = 1;
+      value = 0;
+    } else value = value * 10 + code - 48;
+  }
+  if (list.searches.size >= SEARCHES_KEPT) list.searches.delete(list.searches.keys().next().value!);
+  list.searches.set(query, { version, hits });
+  return hits;
 }
 
-function slotFilter(list: List, filter: LearningFilter, hits: Set<number> | null): (slot: number) => boolean {
+/** How many searches the list keeps the hits of. */
+const SEARCHES_KEPT = 8;
+
+function slotFilter(list: List, filter: LearningFilter, hits: Hits | null): (slot: number) => boolean {
   const agent = filter.agent !== undefined && filter.agent !== '' ? list.agents.indexOf(filter.agent) : null;
   const impacts = filter.impacts && filter.impacts.length > 0 ? new Set(filter.impacts.map((i) => IMPACT_ORDER[i])) : null;
   return (slot) =>
     list.alive[slot]! &&
     (agent === null || list.agent[slot] === agent) &&
     (impacts === null || impacts.has(list.impact[slot]!)) &&
-    (hits === null || hits.has(list.rowid[slot]!));
+    (hits === null || hits[list.rowid[slot]!] === 1);
 }
 
 /**
@@ -208,7 +248,7 @@ export function listPage(
   query: { filter: LearningFilter; sort: LearningSort; dir: 'asc' | 'desc'; offset: number; limit: number },
 ): ListPage {
   const list = currentList(db);
-  const matches = slotFilter(list, query.filter, searchHits(db, query.filter.search));
+  const matches = slotFilter(list, query.filter, searchHits(db, list, query.filter.search));
   const states = query.filter.states && query.filter.states.length > 0 ? new Set(query.filter.states.map((s) => STATE_ORDER[s])) : null;
   const perState = [0, 0, 0, 0, 0];
   const chosen: number[] = [];
@@ -230,7 +270,7 @@ export function listPage(
 /** Rowids of every learning matching `filter` (states included), oldest first: what "all matching" means. */
 export function matchingRowidsOf(db: Db, filter: LearningFilter): number[] {
   const list = currentList(db);
-  const matches = slotFilter(list, filter, searchHits(db, filter.search));
+  const matches = slotFilter(list, filter, searchHits(db, list, filter.search));
   const states = filter.states && filter.states.length > 0 ? new Set(filter.states.map((s) => STATE_ORDER[s])) : null;
   const out: number[] = [];
   for (let slot = 0; slot < list.rowid.length; slot++) {
