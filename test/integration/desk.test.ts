@@ -46,6 +46,7 @@ describe('the Desk', () => {
     });
     expect(page.rows[0].text).toBe('run the linter before pushing any branch');
     expect(page.rows[0].state).toBe('provisional');
+    // The ingest thread tells the window, and writes the agent's file, right after it commits.
     await eventually(() => pushes.some((p) => p.name === 'ledger.changed') || undefined);
     expect(fs.existsSync(path.join(factory, 'learnings', 'builder.json'))).toBe(true);
   });

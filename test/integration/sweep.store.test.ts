@@ -10,6 +10,8 @@ import type { Db } from '../../electron/node/store/db.js';
 import { listSweeps, sweep } from '../../electron/node/sweep.js';
 import { tempLedger } from '../support/ledger.js';
 import { matchingLearnings } from '../../electron/node/store/matching.js';
+import { insertLearning } from '../../electron/node/store/learnings.js';
+import type { LearningState } from '../../shared/domain.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const NOW = new Date('2026-11-29T12:00:00.000Z');
@@ -57,10 +59,24 @@ function addLearning(
   times: { last_at: string; lapsed_at?: string | null },
   words = ['alpha', 'beta', 'gamma'],
 ): void {
-  db.prepare(
-    `INSERT INTO learnings (id, agent, text, impact, state, runs_left, first_at, last_at, lapsed_at)
-     VALUES (?, 'ag', ?, 'medium', ?, 0, ?, ?, ?)`,
-  ).run(id, words.join(' '), state, times.last_at, times.last_at, times.lapsed_at ?? null);
+  insertLearning(db, {
+    id,
+    agent: 'ag',
+    text: words.join(' '),
+    impact: 'medium',
+    state: state as LearningState,
+    proposals: 1,
+    rediscoveries: 0,
+    echoes: 0,
+    runs_left: 0,
+    first_at: times.last_at,
+    last_at: times.last_at,
+    live_since: null,
+    lapsed_at: times.lapsed_at ?? null,
+    decided_by: null,
+    decided_at: null,
+    reason: null,
+  });
   db.prepare(
     `INSERT INTO learning_history (learning_id, at, day, kind, state_after) VALUES (?, ?, ?, 'proposed', 'provisional')`,
   ).run(id, times.last_at, dayOf(times.last_at));

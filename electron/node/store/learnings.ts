@@ -85,7 +85,7 @@ export function addHistory(db: Db, h: HistoryLine): void {
   );
 }
 
-/** Inserts a new learning and hands its fingerprint to the matching index. */
+/** Inserts a new learning with its search entry, and hands its fingerprint to the matching index. */
 export function insertLearning(db: Db, l: Learning, fp: Fingerprint = fingerprint(l.text)): void {
   const info = stmt(
     db,
@@ -110,7 +110,10 @@ export function insertLearning(db: Db, l: Learning, fp: Fingerprint = fingerprin
     l.decided_at,
     l.reason,
   );
-  indexNewLearning(db, l.agent, Number(info.lastInsertRowid), fp);
+  const rowid = Number(info.lastInsertRowid);
+  // Its search entry, here rather than by a trigger (see schema migration 2).
+  stmt(db, 'INSERT INTO learnings_fts (rowid, text) VALUES (?, ?)').run(rowid, l.text);
+  indexNewLearning(db, l.agent, rowid, fp);
   noteInsertedLearning(db, l);
 }
 

@@ -258,6 +258,9 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX learnings_changed ON learnings (changed);
   -- A sweep asks for the lapsed learnings past their keep_lapsed_days only (sweep.ts).
   CREATE INDEX learnings_lapsed_clock ON learnings (coalesce(lapsed_at, last_at)) WHERE state = 'lapsed';
+  -- A learning's search entry is written by insertLearning (learnings.ts) itself: through this
+  -- trigger the same insert cost about three times as much, the largest single cost of ingest.
+  DROP TRIGGER learnings_fts_insert;
   -- Every deleted learning, so in-memory views of other connections can follow (deletions.ts).
   CREATE TABLE learning_deletions (
     seq INTEGER PRIMARY KEY,
