@@ -1,0 +1,79 @@
+/**
+ * Case 7: how much memory `serve` holds on a big ledger: L learnings and R runs, already caught up
+ * (the ledger is ingested in-process first, so serve has nothing to read), after the window's
+ * first calls (desk info, the first page of learnings). Resident memory (VmRSS) is what the
+ * operator's machine pays for as long as the Desk is open, and anything the store keeps in memory
+ * per learning (an index) shows here. Baseline: serve on an empty factory.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { ledgerPath } from '../../../electron/node/store/db.js';
+import type { FactorySpec } from '../corpus.js';
+import { MIXED_AGENTS, MIXED_DAYS, countIn, eventsForLearnings, formatCount, result, type BenchCase, type BenchWork } from '../harness.js';
+import { caughtUp, sleep, startServe } from '../serve.js';
+
+/** The most resident memory serve may hold, in MB (issue 9). */
+const MOST_MB = 400;
+const MEMORY_SEED = 71;
+/** Run events per run (a start and a finish), and the help requests' small share of the events. */
+const EVENTS_PER_RUN = 2;
+const HELP_SHARE = 0.01;
+const POLL_MS = 100;
+
+/** A factory of about `runs` runs and `learnings` learnings: mostly run events, proposals enough for the learnings. */
+export function memorySpec(runs: number, learnings: number): FactorySpec {
+  const proposals = eventsForLearnings(learnings) * 0.3;
+  const runEvents = runs * EVENTS_PER_RUN;
+  const events = Math.ceil((runEvents + proposals) / (1 - HELP_SHARE));
+  return {
+    events,
+    agents: MIXED_AGENTS,
+    days: MIXED_DAYS,
+    seed: MEMORY_SEED,
+    shares: { run: runEvents / events, proposal: proposals / events, help: HELP_SHARE },
+  };
+}
+
+async function residentAfterStart(dir: string): Promise<{ rss: number; peak: number }> {
+  const serve = await startServe(dir);
+  try {
+    while (!caughtUp((await serve.info()).value)) await sleep(POLL_MS);
+    await serve.call('learnings.query', {});
+    await serve.call('help.list', {});
+    return serve.memory();
+  } finally {
+    await serve.stop();
+  }
+}
+
+function servedCopy(work: BenchWork, spec: FactorySpec): string {
+  const ledger = work.ledger(spec);
+  const dir = work.linkedFactory(ledger.factory, 'memory');
+  fs.mkdirSync(path.dirname(ledgerPath(dir)), { recursive: true });
+  fs.copyFileSync(ledger.file, ledgerPath(dir));
+  return dir;
+}
+
+export const memoryCase: BenchCase = {
+  id: 'memory',
+  about: 'serve resident memory (VmRSS) with L learnings and R runs, caught up, after the first page ÷ serve on an empty factory',
+  async run({ sizes, work, log }) {
+    const spec = memorySpec(sizes.memoryRuns, sizes.memoryLearnings);
+    log(`ingesting ${formatCount(spec.events)} events for the memory ledger`);
+    const dir = servedCopy(work, spec);
+    const learnings = countIn(ledgerPath(dir), 'learnings');
+    const runs = countIn(ledgerPath(dir), 'runs');
+    const empty = work.folder('memory-empty');
+    fs.mkdirSync(path.join(empty, 'events'));
+    const base = await residentAfterStart(empty);
+    const big = await residentAfterStart(dir);
+    return {
+      results: [
+        {
+          result: result(`memory: serve with ${formatCount(learnings)} learnings and ${formatCount(runs)} runs`, big.rss, 'MB', base.rss, { on: 'value', at: 'most', limit: MOST_MB }),
+          note: `peak (VmHWM) ${big.peak.toFixed(0)} MB, empty factory ${base.peak.toFixed(0)} MB`,
+        },
+      ],
+    };
+  },
+};
