@@ -252,7 +252,7 @@ function number(next: Random): string {
 }
 
 function sentenceOf(words: string[], end: string): string {
-  let text = words.join(' ');
+  let text = words.join(' ').split(' ').slice(0, MAX_TEXT_WORDS).join(' ');
   while (text.length > MAX_TEXT_CHARS) text = text.slice(0, text.lastIndexOf(' '));
   return `${text[0]!.toUpperCase()}${text.slice(1)}${end}`;
 }
@@ -271,11 +271,11 @@ export function newText(next: Random): string {
 export function reworded(next: Random, text: string): string {
   const words = text.replace(/[.!;—]+$/u, '').trim().split(/\s+/u);
   const edits = 1 + Math.floor(next() * 2);
-  for (let i = 0; i < edits && words.length > 3; i++) {
+  for (let i = 0; i < edits; i++) {
     const at = Math.floor(next() * words.length);
     const kind = next();
-    if (kind < 0.3) words.splice(at, 1);
-    else if (kind < 0.6) words.splice(at, 0, next() < 0.5 ? pick(next, FILLER) : zipfEntry(next));
+    if (kind < 0.3 && words.length > MIN_TEXT_WORDS) words.splice(at, 1);
+    else if (kind < 0.6 && words.length < MAX_TEXT_WORDS) words.splice(at, 0, next() < 0.5 ? pick(next, FILLER) : zipfEntry(next));
     else if (kind < 0.9 && at + 1 < words.length) [words[at], words[at + 1]] = [words[at + 1]!, words[at]!];
     else words[at] = words[at]!.toUpperCase();
   }
