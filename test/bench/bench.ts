@@ -106,13 +106,15 @@ async function main(argv: string[]): Promise<number> {
   }
   const began = performance.now();
   console.log(header(o));
-  const work = new BenchWork();
+  let current = '';
+  const work = new BenchWork((line) => console.log(`  [${current}] ${line}…`));
   const results: BenchResult[] = [];
   let failed = 0;
   const rows: string[] = [];
   try {
     for (const bench of o.cases) {
       const started = performance.now();
+      current = bench.id;
       const log = (line: string): void => console.log(`  [${bench.id}] ${line}…`);
       try {
         const output = await bench.run({ sizes: o.sizes, work, log });

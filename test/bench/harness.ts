@@ -309,7 +309,8 @@ export class BenchWork {
   private readonly oneAgent = new Map<number, OneAgentLedger>();
   private count = 0;
 
-  constructor() {
+  /** `log` hears of each fill as it starts: they are the slow part of a run. */
+  constructor(private readonly log: (line: string) => void) {
     this.root = fs.mkdtempSync(path.join(os.tmpdir(), 'layover-bench-'));
   }
 
@@ -325,6 +326,7 @@ export class BenchWork {
     const key = JSON.stringify({ ...spec, texts: undefined });
     let factory = this.factories.get(key);
     if (!factory) {
+      this.log(`generating ${formatCount(spec.events)} events`);
       factory = generateFactory(this.folder(`factory-${spec.events}`), spec);
       this.factories.set(key, factory);
     }
@@ -350,6 +352,7 @@ export class BenchWork {
     let ledger = this.ledgers.get(key);
     if (!ledger) {
       const factory = this.factory(spec);
+      this.log(`ingesting ${formatCount(spec.events)} events for a shared ledger`);
       const dir = this.linkedFactory(factory, `ledger-${spec.events}`);
       const file = path.join(dir, '.layover', 'ledger.sqlite');
       const db = openDb(file);
@@ -365,6 +368,7 @@ export class BenchWork {
   oneAgentLedger(learnings: number): OneAgentLedger {
     let ledger = this.oneAgent.get(learnings);
     if (!ledger) {
+      this.log(`filling ${formatCount(learnings)} learnings of one agent`);
       ledger = fillOneAgent(path.join(this.folder(`one-agent-${learnings}`), 'ledger.sqlite'), learnings);
       this.oneAgent.set(learnings, ledger);
     }

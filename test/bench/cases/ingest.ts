@@ -46,7 +46,6 @@ export const ingestCase: BenchCase = {
   about: 'ingestSync of N mixed events (60% run events, 30% proposals, 10% help; 50 agents; 30 days) into an empty ledger ÷ JSON.parse + one plain INSERT a line, one transaction',
   run({ sizes, work, log }) {
     const spec = mixedSpec(sizes.events);
-    log(`generating ${formatCount(sizes.events)} mixed events`);
     const factory = work.factory(spec);
     const floors: number[] = [floor(work, factory)];
     const dir = work.linkedFactory(factory, 'ingest');

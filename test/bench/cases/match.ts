@@ -103,8 +103,7 @@ const sameSet = (a: string[], b: string[]): boolean => a.length === b.length && 
 export const matchCase: BenchCase = {
   id: 'match',
   about: 'matchingLearnings for fresh proposals (30% rewordings) against L learnings of one agent ÷ an in-memory brute force over flat word-id arrays; p50 and p99',
-  run({ sizes, work, log }) {
-    log(`filling ${formatCount(sizes.oneAgentLearnings)} learnings of one agent`);
+  run({ sizes, work }) {
     const ledger = work.oneAgentLedger(sizes.oneAgentLearnings);
     const db = openDb(path.resolve(ledger.file));
     try {

@@ -57,9 +57,8 @@ function servedCopy(work: BenchWork, spec: FactorySpec): string {
 export const memoryCase: BenchCase = {
   id: 'memory',
   about: 'serve resident memory (VmRSS) with L learnings and R runs, caught up, after the first page ÷ serve on an empty factory',
-  async run({ sizes, work, log }) {
+  async run({ sizes, work }) {
     const spec = memorySpec(sizes.memoryRuns, sizes.memoryLearnings);
-    log(`ingesting ${formatCount(spec.events)} events for the memory ledger`);
     const dir = servedCopy(work, spec);
     const learnings = countIn(ledgerPath(dir), 'learnings');
     const runs = countIn(ledgerPath(dir), 'runs');

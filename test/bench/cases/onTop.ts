@@ -20,8 +20,7 @@ const LINES_SEED = 31;
 export const onTopCase: BenchCase = {
   id: 'on-top',
   about: 'ingesting N lines of one agent on top of its L learnings ÷ the same lines into an empty ledger',
-  run({ sizes, work, log }: BenchContext) {
-    log(`filling ${formatCount(sizes.oneAgentLearnings)} learnings of one agent`);
+  run({ sizes, work }: BenchContext) {
     const ledger = work.oneAgentLedger(sizes.oneAgentLearnings);
     const texts = new ProposalTexts(LINES_SEED);
     for (const text of ledger.texts) texts.remember(ONE_AGENT, text);

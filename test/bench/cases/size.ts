@@ -16,8 +16,7 @@ const MOST_BYTES_PER_LEARNING = 1024;
 export const sizeCase: BenchCase = {
   id: 'size',
   about: 'ledger file size after a checkpoint, per learning and per event ÷ the events files it was read from',
-  run({ sizes, work, log }) {
-    log(`filling ${formatCount(sizes.oneAgentLearnings)} learnings of one agent`);
+  run({ sizes, work }) {
     const learned = work.oneAgentLedger(sizes.oneAgentLearnings);
     const learnedBytes = fs.statSync(learned.file).size;
     const learnings = countIn(learned.file, 'learnings');
