@@ -93,8 +93,12 @@ export async function startServe(factory: string): Promise<RunningServe> {
   };
 }
 
-/** Whether serve's watcher has read every event file to its end. */
+/**
+ * Whether serve's watcher has read every event file to its end. A watcher in error will never
+ * get there: that throws, with its reason, rather than leaving a case waiting for ever.
+ */
 export function caughtUp(info: DeskInfo): boolean {
+  if (info.watcher.state === 'error') throw new Error(`serve's watcher stopped: ${info.watcher.error ?? 'no reason given'}`);
   return info.watcher.state === 'watching' && info.watcher.done_bytes >= info.watcher.total_bytes;
 }
 

@@ -58,7 +58,7 @@ export const catchUpCase: BenchCase = {
         (ms) => idle.push(ms),
         ping,
       );
-      const stall = { on: 'value', at: 'most', limit: MOST_STALL_MS } as const;
+      const stall = { on: 'value', most: MOST_STALL_MS } as const;
       const rate = `${formatCount((factory.events / caughtUpAfter) * 1000)} events/s`;
       return {
         results: [

@@ -62,7 +62,7 @@ export const ingestCase: BenchCase = {
     return {
       results: [
         {
-          result: result(`ingest: ${formatCount(factory.events)} mixed events into an empty ledger vs the floor`, ms, 'ms', base, { on: 'ratio', at: 'most', limit: MOST_TIMES_FLOOR }),
+          result: result(`ingest: ${formatCount(factory.events)} mixed events into an empty ledger vs the floor`, ms, 'ms', base, { on: 'ratio', most: MOST_TIMES_FLOOR }),
           note: `ingest ${perSecond(ms)}, floor ${perSecond(base)}; ${formatCount(learnings)} learnings made, ${ingest.refused.length} lines refused, ${(factory.bytes / 1024 ** 2).toFixed(0)} MB of events`,
         },
       ],

@@ -127,7 +127,7 @@ export const matchCase: BenchCase = {
         if (expected.value.length > 0) matched++;
       }
       const at = `${formatCount(ledger.learnings)} learnings of one agent`;
-      const speedup = { on: 'ratio', at: 'most', limit: 1 / LEAST_SPEEDUP } as const;
+      const speedup = { on: 'ratio', most: 1 / LEAST_SPEEDUP } as const;
       const p50 = percentile(indexed, 50);
       const p99 = percentile(indexed, 99);
       const b50 = percentile(brute, 50);
@@ -143,7 +143,7 @@ export const matchCase: BenchCase = {
             note: `brute force ÷ matching = ${(b99 / p99).toFixed(1)}× (target ≥ ${LEAST_SPEEDUP}×); first call ${firstCall.toFixed(1)} ms (builds any per-agent index)`,
           },
           {
-            result: result(`match: proposals whose answer differs from brute force`, disagreements, 'proposals', null, { on: 'value', at: 'most', limit: 0 }),
+            result: result(`match: proposals whose answer differs from brute force`, disagreements, 'proposals', null, { on: 'value', most: 0 }),
             note: 'matching must give exactly the answers of comparing with every learning of the agent (SPEC 4)',
           },
         ],

@@ -69,7 +69,7 @@ export const memoryCase: BenchCase = {
     return {
       results: [
         {
-          result: result(`memory: serve with ${formatCount(learnings)} learnings and ${formatCount(runs)} runs`, big.rss, 'MB', base.rss, { on: 'value', at: 'most', limit: MOST_MB }),
+          result: result(`memory: serve with ${formatCount(learnings)} learnings and ${formatCount(runs)} runs`, big.rss, 'MB', base.rss, { on: 'value', most: MOST_MB }),
           note: `peak (VmHWM) ${big.peak.toFixed(0)} MB, empty factory ${base.peak.toFixed(0)} MB`,
         },
       ],

@@ -58,7 +58,7 @@ export const onTopCase: BenchCase = {
             measured,
             'ms',
             base,
-            { on: 'ratio', at: 'most', limit: MOST_TIMES_EMPTY },
+            { on: 'ratio', most: MOST_TIMES_EMPTY },
           ),
           note: `${formatCount((factory.events / measured) * 1000)} lines/s on top, ${formatCount((factory.events / base) * 1000)} lines/s into empty; ${formatCount(factory.proposals)} proposals among them`,
         },

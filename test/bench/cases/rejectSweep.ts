@@ -65,7 +65,7 @@ export const rejectSweepCase: BenchCase = {
       });
       db.close();
       out.push({
-        result: result(`reject-sweep: reject ${formatCount(ids.length)} learnings with their export files`, reject.ms, 'ms', floor, { on: 'value', at: 'most', limit: MOST_REJECT_MS }),
+        result: result(`reject-sweep: reject ${formatCount(ids.length)} learnings with their export files`, reject.ms, 'ms', floor, { on: 'value', most: MOST_REJECT_MS }),
         note: `${reject.value} agents' learnings files re-written; baseline: one plain UPDATE of the same rows`,
       });
     }
@@ -83,7 +83,7 @@ export const rejectSweepCase: BenchCase = {
       );
       db.close();
       out.push({
-        result: result(`reject-sweep: sweep with nothing to delete, ${formatCount(lapsed)} lapsed learnings`, median(swept), 'ms', median(base), { on: 'value', at: 'most', limit: MOST_IDLE_SWEEP_MS }),
+        result: result(`reject-sweep: sweep with nothing to delete, ${formatCount(lapsed)} lapsed learnings`, median(swept), 'ms', median(base), { on: 'value', most: MOST_IDLE_SWEEP_MS }),
         note: `median of ${SWEEP_ROUNDS}; baseline: the same sweep of an empty ledger`,
       });
     }
@@ -98,7 +98,7 @@ export const rejectSweepCase: BenchCase = {
       const { ms, value: report } = measured(() => sweep(db, dir, settings, expiresOne));
       db.close();
       out.push({
-        result: result(`reject-sweep: sweep of one expired day (${first}) of ${ledger.factory.files.length}`, ms, 'ms', base, { on: 'value', at: 'most', limit: MOST_DAY_SWEEP_MS }),
+        result: result(`reject-sweep: sweep of one expired day (${first}) of ${ledger.factory.files.length}`, ms, 'ms', base, { on: 'value', most: MOST_DAY_SWEEP_MS }),
         note: `deleted ${formatCount(report.runs)} runs, ${formatCount(report.proposals)} proposals, ${formatCount(report.help_requests)} help requests, ${report.event_files} event files`,
       });
     }

@@ -29,7 +29,7 @@ export const sizeCase: BenchCase = {
     return {
       results: [
         {
-          result: result(`size: ledger bytes per learning at ${formatCount(learnings)} learnings with their proposal log`, learnedBytes / learnings, 'B', proposalBytes / learnings, { on: 'value', at: 'most', limit: MOST_BYTES_PER_LEARNING }),
+          result: result(`size: ledger bytes per learning at ${formatCount(learnings)} learnings with their proposal log`, learnedBytes / learnings, 'B', proposalBytes / learnings, { on: 'value', most: MOST_BYTES_PER_LEARNING }),
           note: `ledger ${(learnedBytes / 1024 ** 2).toFixed(1)} MB for ${formatCount(proposals)} proposals; baseline: the same proposals as event lines`,
         },
         {
