@@ -3,7 +3,8 @@
  * `cases/`, each timed against a baseline in the same run, printed as a table and written to
  * `bench/results.json` (see `BenchResult` in `harness.ts` for the shape).
  *
- *   --quick          small sizes, for a check within about a minute (`npm test` runs it once)
+ *   --quick          small sizes, for a check within about a minute (`npm test` runs it once);
+ *                    never builds, where full and scaled runs build first if the build is stale
  *   --scale S        the full sizes times S (e.g. 0.05), for trying the full path on slow code
  *   --only a,b       only the named cases (ids in the header)
  *   --out FILE       where to write the results (default bench/results.json)
@@ -14,7 +15,8 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
-import { REPO } from '../support/spawnCli.js';
+import { spawnSync } from 'node:child_process';
+import { REPO, compiledCliStaleReason } from '../support/spawnCli.js';
 import {
   BenchWork,
   FULL_SIZES,
@@ -38,6 +40,7 @@ const DEFAULT_OUT = path.join(REPO, 'bench', 'results.json');
 class BadOption extends Error {}
 
 interface Options {
+  quick: boolean;
   sizes: Sizes;
   mode: string;
   cases: readonly BenchCase[];
@@ -76,7 +79,7 @@ function options(argv: string[]): Options {
     }
     cases = CASES.filter((c) => wanted.includes(c.id));
   }
-  return { sizes, mode, cases, out: path.resolve(parsed.out ?? DEFAULT_OUT) };
+  return { quick: parsed.quick === true, sizes, mode, cases, out: path.resolve(parsed.out ?? DEFAULT_OUT) };
 }
 
 function header(o: Options): string {
@@ -93,6 +96,16 @@ function header(o: Options): string {
   return lines.join('\n');
 }
 
+/**
+ * Builds first (`scripts/ensure-built.js`) when a case runs serve and the build is stale, so that
+ * the figures are of the program that ships. Never at `--quick`: the smoke test runs beside other
+ * tests that use `dist/`, and a build replaces it under them; serve then runs from the sources.
+ */
+function buildIfStale(o: Options): boolean {
+  if (o.quick || !o.cases.some((c) => c.runsServe) || compiledCliStaleReason() === null) return true;
+  return spawnSync(process.execPath, [path.join(REPO, 'scripts', 'ensure-built.js')], { cwd: REPO, stdio: 'inherit' }).status === 0;
+}
+
 async function main(argv: string[]): Promise<number> {
   let o: Options;
   try {
@@ -103,6 +116,10 @@ async function main(argv: string[]): Promise<number> {
       return 2;
     }
     throw error;
+  }
+  if (!buildIfStale(o)) {
+    process.stderr.write('bench: the build failed (see above), and serve would run other code than the sources\n');
+    return 1;
   }
   const began = performance.now();
   console.log(header(o));

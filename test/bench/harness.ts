@@ -436,5 +436,7 @@ export interface BenchCase {
   id: string;
   /** One line for the header: what is measured against what. */
   about: string;
+  /** Whether it runs `serve` as a child process (which should be the build, see `bench.ts`). */
+  runsServe?: boolean;
   run(ctx: BenchContext): Promise<CaseOutput> | CaseOutput;
 }

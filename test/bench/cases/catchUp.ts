@@ -27,6 +27,7 @@ async function pings(until: () => boolean, onAnswer: (ms: number, done: boolean)
 
 export const catchUpCase: BenchCase = {
   id: 'catch-up',
+  runsServe: true,
   about: `serve catching up N events: slowest and p99 answer to desk.info pinged every ${PING_EVERY_MS} ms ÷ the same pings to the idle host`,
   async run({ sizes, work, log }) {
     const factory = work.factory(mixedSpec(sizes.events));

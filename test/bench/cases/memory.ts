@@ -56,6 +56,7 @@ function servedCopy(work: BenchWork, spec: FactorySpec): string {
 
 export const memoryCase: BenchCase = {
   id: 'memory',
+  runsServe: true,
   about: 'serve resident memory (VmRSS) with L learnings and R runs, caught up, after the first page ÷ serve on an empty factory',
   async run({ sizes, work }) {
     const spec = memorySpec(sizes.memoryRuns, sizes.memoryLearnings);
