@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DEFAULT_SETTINGS } from '../../electron/rules/settings.js';
-import { openDb, type Db } from '../../electron/node/store/db.js';
+import { ledgerPath, openDb, type Db } from '../../electron/node/store/db.js';
 import { ingestSync, type IngestResult } from '../../electron/node/ingest.js';
 import { applyProposal } from '../../electron/node/store/learnings.js';
 import { IMPACTS } from '../../shared/domain.js';
@@ -341,6 +341,17 @@ export class BenchWork {
     const dir = this.folder(label);
     fs.mkdirSync(path.join(dir, 'events'));
     for (const name of factory.files) fs.linkSync(path.join(factory.dir, 'events', name), path.join(dir, 'events', name));
+    return dir;
+  }
+
+  /**
+   * A factory folder that is a copy of `ledger`'s: its event files linked, its ledger copied to
+   * `.layover/ledger.sqlite`, read to the end — as the Desk leaves a factory it has caught up with.
+   */
+  factoryCopy(ledger: IngestedLedger, label: string): string {
+    const dir = this.linkedFactory(ledger.factory, label);
+    fs.mkdirSync(path.dirname(ledgerPath(dir)), { recursive: true });
+    fs.copyFileSync(ledger.file, ledgerPath(dir));
     return dir;
   }
 

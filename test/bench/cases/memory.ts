@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ledgerPath } from '../../../electron/node/store/db.js';
 import type { FactorySpec } from '../corpus.js';
-import { MIXED_AGENTS, MIXED_DAYS, countIn, eventsForLearnings, formatCount, result, type BenchCase, type BenchWork } from '../harness.js';
+import { MIXED_AGENTS, MIXED_DAYS, countIn, eventsForLearnings, formatCount, result, type BenchCase } from '../harness.js';
 import { caughtUp, sleep, startServe } from '../serve.js';
 
 /** The most resident memory serve may hold, in MB (issue 9). */
@@ -46,21 +46,13 @@ async function residentAfterStart(dir: string): Promise<{ rss: number; peak: num
   }
 }
 
-function servedCopy(work: BenchWork, spec: FactorySpec): string {
-  const ledger = work.ledger(spec);
-  const dir = work.linkedFactory(ledger.factory, 'memory');
-  fs.mkdirSync(path.dirname(ledgerPath(dir)), { recursive: true });
-  fs.copyFileSync(ledger.file, ledgerPath(dir));
-  return dir;
-}
-
 export const memoryCase: BenchCase = {
   id: 'memory',
   runsServe: true,
   about: 'serve resident memory (VmRSS) with L learnings and R runs, caught up, after the first page ÷ serve on an empty factory',
   async run({ sizes, work }) {
     const spec = memorySpec(sizes.memoryRuns, sizes.memoryLearnings);
-    const dir = servedCopy(work, spec);
+    const dir = work.factoryCopy(work.ledger(spec), 'memory');
     const learnings = countIn(ledgerPath(dir), 'learnings');
     const runs = countIn(ledgerPath(dir), 'runs');
     const empty = work.folder('memory-empty');

@@ -7,6 +7,10 @@
  * figure is the worst combination's p99, named in the note. The baseline is the default page (all
  * learnings, newest first), timed in the same rounds. A few learnings are rejected and kept first,
  * so every state has rows, as in a ledger a person works on.
+ *
+ * Sorts are timed descending only (the window's default): the other direction reads the same
+ * index the other way, for the same cost. With fewer than 100 rounds a nearest-rank p99 is the
+ * slowest round, which is the stricter reading.
  */
 import { LEARNING_SORTS, type LearningFilter } from '../../../shared/api.js';
 import type { LearningState } from '../../../shared/domain.js';

@@ -10,7 +10,9 @@
  * - A sweep where one day of history has just expired ≤ 200 ms. The shared ledger holds 30 days,
  *   so one day is a thirtieth of it — more than the ninetieth a full 90-day history would lose,
  *   so this is the harder form. Lapsed learnings are kept longer in this sweep's settings, so the
- *   figure is the day's rows alone.
+ *   figure is the day's rows and its events file alone.
+ * The sweeps run on a copy of the whole factory (event files linked), as a sweep deletes expired
+ * event files too.
  * Baseline of both sweeps: the same sweep of an empty ledger (the fixed cost), alternated.
  */
 import { exportPending } from '../../../electron/node/exporter.js';
@@ -73,7 +75,8 @@ export const rejectSweepCase: BenchCase = {
     const now = new Date();
     const empty = emptyLedger(work);
     {
-      const { db, dir } = openCopy(work, ledger.file, 'idle-sweep');
+      const dir = work.factoryCopy(ledger, 'idle-sweep');
+      const db = openDb(ledgerPath(dir));
       sweep(db, dir, SETTINGS, now);
       const lapsed = (db.prepare("SELECT count(*) AS n FROM learnings WHERE state = 'lapsed'").get() as { n: number }).n;
       const { measured: swept, baseline: base } = alternate(
@@ -89,7 +92,8 @@ export const rejectSweepCase: BenchCase = {
     }
 
     {
-      const { db, dir } = openCopy(work, ledger.file, 'day-sweep');
+      const dir = work.factoryCopy(ledger, 'day-sweep');
+      const db = openDb(ledgerPath(dir));
       const first = oldestDay(db);
       const settings: Settings = { ...SETTINGS, learnings: { ...SETTINGS.learnings, keep_lapsed_days: KEEP_LAPSED_LONG } };
       // The horizon is `days` before now's day: one day after the oldest one, so exactly it expires.
