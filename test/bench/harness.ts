@@ -366,7 +366,7 @@ export class BenchWork {
     let ledger = this.ledgers.get(key);
     if (!ledger) {
       const factory = this.factory(spec);
-      this.log(`ingesting ${formatCount(spec.events)} events for a shared ledger`);
+      this.log(`ingesting ${formatCount(spec.events)} events into a ledger the cases share`);
       const dir = this.linkedFactory(factory, `ledger-${spec.events}`);
       const file = path.join(dir, '.layover', 'ledger.sqlite');
       const db = openDb(file);

@@ -2,6 +2,7 @@
  * The benchmark's generator (`test/bench/corpus.ts`): its figures mean something only if the data
  * is what the issue describes — valid events, a large Zipf vocabulary, texts of 8–30 words, about
  * 30% rewordings — and the same for the same seed, so that two runs measure the same work.
+ * And its harness (`test/bench/harness.ts`): how a figure is checked against its target.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import { fingerprint, sameFingerprint, significantWords, type Fingerprint } from
 import { DEFAULT_SETTINGS } from '../../electron/rules/settings.js';
 import { screen } from '../../electron/rules/screen.js';
 import { MAX_TEXT_WORDS, MIN_TEXT_WORDS, ProposalTexts, VOCABULARY, generateFactory, type FactorySpec } from '../bench/corpus.js';
+import { failedResult, percentile, result } from '../bench/harness.js';
 import { tempFactory, type TempFactory } from '../support/factory.js';
 
 const folders: TempFactory[] = [];
@@ -76,5 +78,29 @@ describe('the benchmark corpus', () => {
     }
     expect(again / past.length).toBeGreaterThan(0.2);
     expect(again / past.length).toBeLessThan(0.4);
+  });
+});
+
+describe('the benchmark harness', () => {
+  it('a result meets an upper bound when its ratio or value is at most the bound, and a figure that could not be measured never meets it', () => {
+    expect(result('x: a', 30, 'ms', 10, { on: 'ratio', most: 3 })).toMatchObject({ ratio: 3, ok: true });
+    expect(result('x: b', 31, 'ms', 10, { on: 'ratio', most: 3 })).toMatchObject({ ratio: 3.1, ok: false });
+    expect(result('x: c', 99, 'ms', 1, { on: 'value', most: 100 })).toMatchObject({ target: 'value ≤ 100 ms', ok: true });
+    expect(result('x: d', Number.NaN, 'ms', 1, { on: 'value', most: 100 })).toMatchObject({ value: null, ratio: null, ok: false });
+    expect(result('x: e', 5, 'B', null, null)).toEqual({ case: 'x: e', value: 5, unit: 'B', baseline: null, ratio: null, target: 'none (reported)', ok: null });
+  });
+
+  it('a percentile is the nearest-rank sample, so with fewer than 100 samples the p99 is the slowest', () => {
+    const samples = [5, 1, 4, 2, 3];
+    expect(percentile(samples, 50)).toBe(3);
+    expect(percentile(samples, 99)).toBe(5);
+    expect(percentile(samples, 0)).toBe(1);
+    expect(percentile([], 50)).toBeNaN();
+  });
+
+  it('a case that could not run still has its entry, named for the case, with no figures and its target unmet', () => {
+    expect(failedResult('ingest', new Error('disk full'))).toEqual({
+      case: 'ingest: failed: disk full', value: null, unit: '', baseline: null, ratio: null, target: 'the case runs', ok: false,
+    });
   });
 });
