@@ -103,3 +103,24 @@ export function caughtUp(info: DeskInfo): boolean {
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Longest a catch-up may take before a case gives up on it (far beyond any target: a hang guard). */
+const CATCH_UP_LIMIT_MS = 30 * 60_000;
+
+/**
+ * Calls `desk.info` every `everyMs` (start to start; at once after a slow answer) until serve
+ * reports it has caught up, handing each answer's time to `onAnswer` — also the last, which
+ * says it is done. Throws if the watcher fails or the catch-up outlasts the limit.
+ */
+export async function pingUntilCaughtUp(serve: RunningServe, everyMs: number, onAnswer: (ms: number, done: boolean) => void): Promise<void> {
+  const deadline = performance.now() + CATCH_UP_LIMIT_MS;
+  for (;;) {
+    const started = performance.now();
+    if (started > deadline) throw new Error(`serve did not catch up within ${CATCH_UP_LIMIT_MS / 60_000} minutes`);
+    const { ms, value } = await serve.info();
+    const done = caughtUp(value);
+    onAnswer(ms, done);
+    if (done) return;
+    await sleep(Math.max(0, everyMs - (performance.now() - started)));
+  }
+}

@@ -7,7 +7,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { formatCount, mixedSpec, percentile, result, type BenchCase } from '../harness.js';
-import { caughtUp, sleep, startServe } from '../serve.js';
+import { pingUntilCaughtUp, sleep, startServe } from '../serve.js';
 
 /** Time between two pings, from the start of one to the start of the next. */
 const PING_EVERY_MS = 20;
@@ -15,15 +15,6 @@ const PING_EVERY_MS = 20;
 const IDLE_PINGS = 100;
 /** The longest the host may be stalled during catch-up (issue 9). */
 const MOST_STALL_MS = 100;
-
-async function pings(until: () => boolean, onAnswer: (ms: number, done: boolean) => void, ping: () => Promise<{ ms: number; done: boolean }>): Promise<void> {
-  while (!until()) {
-    const started = performance.now();
-    const answer = await ping();
-    onAnswer(answer.ms, answer.done);
-    await sleep(Math.max(0, PING_EVERY_MS - (performance.now() - started)));
-  }
-}
 
 export const catchUpCase: BenchCase = {
   id: 'catch-up',
@@ -37,28 +28,17 @@ export const catchUpCase: BenchCase = {
     try {
       const during: number[] = [];
       const idle: number[] = [];
-      let done = false;
       const started = performance.now();
       let caughtUpAfter = 0;
-      const ping = async (): Promise<{ ms: number; done: boolean }> => {
-        const { ms, value } = await serve.info();
-        return { ms, done: caughtUp(value) };
-      };
-      await pings(
-        () => done,
-        (ms, finished) => {
-          if (finished) {
-            done = true;
-            caughtUpAfter = performance.now() - started;
-          } else during.push(ms);
-        },
-        ping,
-      );
-      await pings(
-        () => idle.length >= IDLE_PINGS,
-        (ms) => idle.push(ms),
-        ping,
-      );
+      await pingUntilCaughtUp(serve, PING_EVERY_MS, (ms, done) => {
+        if (done) caughtUpAfter = performance.now() - started;
+        else during.push(ms);
+      });
+      while (idle.length < IDLE_PINGS) {
+        const ping = performance.now();
+        idle.push((await serve.info()).ms);
+        await sleep(Math.max(0, PING_EVERY_MS - (performance.now() - ping)));
+      }
       const stall = { on: 'value', most: MOST_STALL_MS } as const;
       const rate = `${formatCount((factory.events / caughtUpAfter) * 1000)} events/s`;
       return {

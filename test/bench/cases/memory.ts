@@ -10,7 +10,7 @@ import path from 'node:path';
 import { ledgerPath } from '../../../electron/node/store/db.js';
 import type { FactorySpec } from '../corpus.js';
 import { MIXED_AGENTS, MIXED_DAYS, countIn, eventsForLearnings, formatCount, result, type BenchCase } from '../harness.js';
-import { caughtUp, sleep, startServe } from '../serve.js';
+import { pingUntilCaughtUp, startServe } from '../serve.js';
 
 /** The most resident memory serve may hold, in MB (issue 9). */
 const MOST_MB = 400;
@@ -37,7 +37,7 @@ export function memorySpec(runs: number, learnings: number): FactorySpec {
 async function residentAfterStart(dir: string): Promise<{ rss: number; peak: number }> {
   const serve = await startServe(dir);
   try {
-    while (!caughtUp((await serve.info()).value)) await sleep(POLL_MS);
+    await pingUntilCaughtUp(serve, POLL_MS, () => {});
     await serve.call('learnings.query', {});
     await serve.call('help.list', {});
     return serve.memory();
