@@ -1,0 +1,155 @@
+/**
+ * Case 2: matching proposals against L learnings of one agent, through `matchingLearnings`,
+ * against the fastest brute force we could write for the same answers.
+ *
+ * The brute force holds every learning's fingerprint in memory as interned word ids in flat typed
+ * arrays. For a proposal it marks its words in a table indexed by word id, then walks all the
+ * agent's learnings and counts marked words: the negation guard and the rewording / containment
+ * bounds of `sameFingerprint` decide on those counts alone, and the few that pass are confirmed
+ * with `sameFingerprint` itself, so the brute force gives exactly the rule's answers whatever the
+ * rule's finer guards (the numbers guard) are. That is the bar an index must clear: if it is not
+ * far faster than a scan, it is not worth its upkeep.
+ *
+ * Both sides see every proposal in turn, so the p50 and p99 come from the same moments. Every
+ * proposal's answers are compared too: a filter that drops a true match is a wrong ledger, not a
+ * fast one, and the case says so.
+ */
+import path from 'node:path';
+import { fingerprint, sameFingerprint, MIN_WORDS_TO_CONTAIN, MOST_ELABORATION, REWORDING_THRESHOLD, type Fingerprint } from '../../../electron/rules/sameness.js';
+import { openDb, type Db } from '../../../electron/node/store/db.js';
+import { matchingLearnings } from '../../../electron/node/store/learnings.js';
+import { ProposalTexts } from '../corpus.js';
+import { ONE_AGENT, formatCount, measured, percentile, result, timed, type BenchCase } from '../harness.js';
+
+/** How many times faster than the brute force matching must be, at p50 and at p99. */
+const LEAST_SPEEDUP = 20;
+const TIMED_SEED = 21;
+
+/** The agent's fingerprints as word ids in flat typed arrays: the brute force's whole state. */
+class FlatFingerprints {
+  private readonly ids = new Map<string, number>();
+  private readonly words: Int32Array;
+  private readonly starts: Int32Array;
+  private readonly negated: Uint8Array;
+  private readonly marks: Uint8Array;
+
+  constructor(
+    private readonly learning: readonly string[],
+    private readonly prints: readonly Fingerprint[],
+  ) {
+    const total = prints.reduce((sum, p) => sum + p.words.length, 0);
+    this.words = new Int32Array(total);
+    this.starts = new Int32Array(prints.length + 1);
+    this.negated = new Uint8Array(prints.length);
+    let used = 0;
+    prints.forEach((print, i) => {
+      this.starts[i] = used;
+      this.negated[i] = print.negated ? 1 : 0;
+      for (const word of print.words) this.words[used++] = this.intern(word);
+    });
+    this.starts[prints.length] = used;
+    this.marks = new Uint8Array(this.ids.size);
+  }
+
+  private intern(word: string): number {
+    let id = this.ids.get(word);
+    if (id === undefined) this.ids.set(word, (id = this.ids.size));
+    return id;
+  }
+
+  /** The ids of the learnings `sameFingerprint` says are the same as `text`, in insertion order. */
+  matching(text: string): string[] {
+    const print = fingerprint(text);
+    const p = print.words.length;
+    if (p === 0) return [];
+    const { words, starts, marks, negated } = this;
+    const marked: number[] = [];
+    for (const word of print.words) {
+      const id = this.ids.get(word);
+      if (id !== undefined) {
+        marks[id] = 1;
+        marked.push(id);
+      }
+    }
+    const wantNegated = print.negated ? 1 : 0;
+    const out: string[] = [];
+    for (let i = 0; i < negated.length; i++) {
+      if (negated[i] !== wantNegated) continue;
+      const start = starts[i]!;
+      const end = starts[i + 1]!;
+      const q = end - start;
+      let shared = 0;
+      for (let k = start; k < end; k++) shared += marks[words[k]!]!;
+      const shorter = p < q ? p : q;
+      const rewording = shared / (p + q - shared) >= REWORDING_THRESHOLD;
+      const containment = shared === shorter && shorter >= MIN_WORDS_TO_CONTAIN && (p < q ? q : p) <= shorter * MOST_ELABORATION;
+      if ((rewording || containment) && sameFingerprint(print, this.prints[i]!)) out.push(this.learning[i]!);
+    }
+    for (const id of marked) marks[id] = 0;
+    return out;
+  }
+}
+
+function loadFlat(db: Db, agent: string): FlatFingerprints {
+  const rows = db.prepare('SELECT id, text FROM learnings WHERE agent = ? ORDER BY rowid').all(agent) as { id: string; text: string }[];
+  return new FlatFingerprints(
+    rows.map((r) => r.id),
+    rows.map((r) => fingerprint(r.text)),
+  );
+}
+
+const sameSet = (a: string[], b: string[]): boolean => a.length === b.length && [...a].sort().join() === [...b].sort().join();
+
+export const matchCase: BenchCase = {
+  id: 'match',
+  about: 'matchingLearnings for fresh proposals (30% rewordings) against L learnings of one agent ÷ an in-memory brute force over flat word-id arrays; p50 and p99',
+  run({ sizes, work }) {
+    const ledger = work.oneAgentLedger(sizes.oneAgentLearnings);
+    const db = openDb(path.resolve(ledger.file));
+    try {
+      const flat = loadFlat(db, ONE_AGENT);
+      const texts = new ProposalTexts(TIMED_SEED);
+      for (const text of ledger.texts) texts.remember(ONE_AGENT, text);
+      const proposals = Array.from({ length: sizes.proposalsTimed }, () => texts.text(ONE_AGENT));
+      // The first call pays for whatever the store builds once per agent (an in-memory index):
+      // timed on its own, so the percentiles are of steady use.
+      const firstCall = timed(() => matchingLearnings(db, ONE_AGENT, texts.text(ONE_AGENT)));
+      const indexed: number[] = [];
+      const brute: number[] = [];
+      let disagreements = 0;
+      let matched = 0;
+      for (const text of proposals) {
+        const expected = measured(() => flat.matching(text));
+        const got = measured(() => matchingLearnings(db, ONE_AGENT, text));
+        brute.push(expected.ms);
+        indexed.push(got.ms);
+        if (!sameSet(expected.value, got.value.map((l) => l.id))) disagreements++;
+        if (expected.value.length > 0) matched++;
+      }
+      const at = `${formatCount(ledger.learnings)} learnings of one agent`;
+      const speedup = { on: 'ratio', most: 1 / LEAST_SPEEDUP } as const;
+      const p50 = percentile(indexed, 50);
+      const p99 = percentile(indexed, 99);
+      const b50 = percentile(brute, 50);
+      const b99 = percentile(brute, 99);
+      return {
+        results: [
+          {
+            result: result(`match: p50 of one proposal against ${at}`, p50, 'ms', b50, speedup),
+            note: `brute force ÷ matching = ${(b50 / p50).toFixed(1)}× (target ≥ ${LEAST_SPEEDUP}×); ${formatCount(proposals.length)} proposals, ${formatCount(matched)} with a match`,
+          },
+          {
+            result: result(`match: p99 of one proposal against ${at}`, p99, 'ms', b99, speedup),
+            note: `brute force ÷ matching = ${(b99 / p99).toFixed(1)}× (target ≥ ${LEAST_SPEEDUP}×); first call ${firstCall.toFixed(1)} ms (builds any per-agent index)`,
+          },
+          {
+            result: result(`match: proposals whose answer differs from brute force`, disagreements, 'proposals', null, { on: 'value', most: 0 }),
+            note: 'matching must give exactly the answers of comparing with every learning of the agent (SPEC 4)',
+          },
+        ],
+      };
+    } finally {
+      db.close();
+    }
+  },
+};

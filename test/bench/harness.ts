@@ -1,0 +1,453 @@
+/**
+ * The benchmark's plumbing: timing, percentiles, the results table and `results.json`, sizes,
+ * and the ledgers and factories the cases share.
+ *
+ * Why a baseline beside every figure: these machines are shared and noisy, so an absolute time
+ * means little on its own. Each case times its baseline in the same run, alternating with the
+ * measured side where it can, so both see the same load and the ratio is what to read. Targets
+ * are checked on the ratio where the issue states a ratio, and on the value where it states an
+ * absolute bound (a stall, a memory size).
+ *
+ * Why fills are cached: building a ledger of 100,000 learnings is the slowest part of the run,
+ * and most cases only read one. Each factory and ledger is built once per size and copied (after
+ * a checkpoint, so the copy is the whole ledger) for the cases that change it.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { DEFAULT_SETTINGS } from '../../electron/rules/settings.js';
+import { ledgerPath, openDb, type Db } from '../../electron/node/store/db.js';
+import { ingestSync, type IngestResult } from '../../electron/node/ingest.js';
+import { applyProposal } from '../../electron/node/store/learnings.js';
+import { IMPACTS } from '../../shared/domain.js';
+import { serializeEvent } from '../../electron/rules/events.js';
+import { seededRandom } from '../../electron/rules/seededRandom.js';
+import { ProposalTexts, generateFactory, type FactorySpec, type GeneratedFactory } from './corpus.js';
+
+/** One line of `results.json`. */
+export interface BenchResult {
+  /** What was measured: the case id, a colon, and the figure in words ("ingest: 1,000,000 mixed events…"). */
+  case: string;
+  /** The measured figure, in `unit`; null when it could not be measured (the case failed, or had no samples). */
+  value: number | null;
+  unit: string;
+  /** The same figure for the baseline, in `unit`; null where the case has none. */
+  baseline: number | null;
+  /** value ÷ baseline, or null without a baseline. */
+  ratio: number | null;
+  /** The target as the issue states it, e.g. "ratio ≤ 10" or "value ≤ 100 ms". */
+  target: string;
+  /** Whether the target is met; null when the figure is reported without a target. */
+  ok: boolean | null;
+}
+
+/** What a case hands back: its results and a note per result for the table (sizes, rates). */
+export interface CaseOutput {
+  results: { result: BenchResult; note: string }[];
+}
+
+/** An upper bound on the ratio or on the value (every target of issue 9 is one); null: reported only. */
+export type Target = { on: 'ratio' | 'value'; most: number } | null;
+
+function targetText(target: Target, unit: string): string {
+  if (target === null) return 'none (reported)';
+  return target.on === 'ratio' ? `ratio ≤ ${target.most}` : `value ≤ ${target.most} ${unit}`;
+}
+
+/** Builds a result and checks it against its target. */
+export function result(name: string, value: number, unit: string, baseline: number | null, target: Target): BenchResult {
+  const figure = finite(value);
+  const base = baseline === null ? null : finite(baseline);
+  const ratio = figure === null || base === null || base === 0 ? null : figure / base;
+  let ok: boolean | null = null;
+  if (target !== null) {
+    const checked = target.on === 'ratio' ? ratio : figure;
+    ok = checked !== null && checked <= target.most;
+  }
+  return { case: name, value: round(figure), unit, baseline: round(base), ratio: round(ratio), target: targetText(target, unit), ok };
+}
+
+/** The entry of a case that threw: it still appears, with no figures and its target unmet. */
+export function failedResult(id: string, error: unknown): BenchResult {
+  return { case: `${id}: failed: ${error instanceof Error ? error.message : String(error)}`, value: null, unit: '', baseline: null, ratio: null, target: 'the case runs', ok: false };
+}
+
+const finite = (n: number): number | null => (Number.isFinite(n) ? n : null);
+
+function round(n: number | null): number | null {
+  if (n === null) return null;
+  return Math.abs(n) >= 100 ? Math.round(n) : Math.round(n * 1000) / 1000;
+}
+
+/** Milliseconds `fn` takes. */
+export function timed(fn: () => void): number {
+  return measured(fn).ms;
+}
+
+/** Milliseconds `fn` takes, and what it returned. */
+export function measured<T>(fn: () => T): { ms: number; value: T } {
+  const start = performance.now();
+  const value = fn();
+  return { ms: performance.now() - start, value };
+}
+
+/** The `p`-th percentile (0–100) of `samples`, nearest rank. */
+export function percentile(samples: readonly number[], p: number): number {
+  if (samples.length === 0) return Number.NaN;
+  const sorted = [...samples].sort((a, b) => a - b);
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))]!;
+}
+
+/**
+ * Runs `measured` and `baseline` in turn, `rounds` times each, and returns their times in ms:
+ * alternating rather than one block then the other, so a burst of load on the shared machine
+ * falls on both sides.
+ */
+export function alternate(rounds: number, measured: (round: number) => void, baseline: (round: number) => void): { measured: number[]; baseline: number[] } {
+  const out = { measured: [] as number[], baseline: [] as number[] };
+  for (let round = 0; round < rounds; round++) {
+    out.baseline.push(timed(() => baseline(round)));
+    out.measured.push(timed(() => measured(round)));
+  }
+  return out;
+}
+
+export function median(samples: readonly number[]): number {
+  return percentile(samples, 50);
+}
+
+export const formatCount = (n: number): string => Math.round(n).toLocaleString('en');
+
+// ---------------------------------------------------------------------------------------------
+// Sizes
+
+/** The agents and days of the mixed factories (issue 9). */
+export const MIXED_AGENTS = 50;
+export const MIXED_DAYS = 30;
+/** Of mixed events, about this share become new learnings (30% proposals, most of them new). */
+const NEW_LEARNINGS_PER_EVENT = 0.3 * 0.7;
+
+/** Mixed events that give about `learnings` learnings. */
+export function eventsForLearnings(learnings: number): number {
+  return Math.ceil(learnings / NEW_LEARNINGS_PER_EVENT);
+}
+
+
+/** The sizes every case reads; `--quick` and `--scale` choose them. */
+export interface Sizes {
+  /** Case 1 and 4: mixed events ingested / caught up. */
+  events: number;
+  /** Case 2 and 3: learnings of one agent; proposals timed against them. */
+  oneAgentLearnings: number;
+  proposalsTimed: number;
+  /** Case 3: lines ingested on top of `oneAgentLearnings`. */
+  linesOnTop: number;
+  /** Cases 5, 6, 8: mixed events of the shared ledger (sized for about 100,000 learnings in full). */
+  ledgerEvents: number;
+  /** Case 5: timed calls per filter × sort × search combination. */
+  queryRounds: number;
+  /** Case 6: learnings rejected in one call. */
+  rejected: number;
+  /** Case 7: runs and learnings of the ledger `serve` holds. */
+  memoryRuns: number;
+  memoryLearnings: number;
+}
+
+export const FULL_SIZES: Sizes = {
+  events: 1_000_000,
+  oneAgentLearnings: 100_000,
+  proposalsTimed: 1_000,
+  linesOnTop: 10_000,
+  ledgerEvents: eventsForLearnings(100_000),
+  queryRounds: 20,
+  rejected: 10_000,
+  memoryRuns: 1_000_000,
+  memoryLearnings: 100_000,
+};
+
+/**
+ * `--quick`: small enough to finish within a minute on today's code. The shared ledger is the one
+ * case 1 ingests (20,000 events give about 4,000 learnings), so nothing is ingested twice.
+ */
+export const QUICK_SIZES: Sizes = {
+  events: 20_000,
+  oneAgentLearnings: 5_000,
+  proposalsTimed: 200,
+  linesOnTop: 1_000,
+  ledgerEvents: 20_000,
+  queryRounds: 3,
+  rejected: 1_000,
+  memoryRuns: 3_000,
+  memoryLearnings: 1_500,
+};
+
+/** Smallest size a scaled run uses, so `--scale 0.001` still measures something. */
+const LEAST = 100;
+
+/** The full sizes times `scale` (counts of rounds are kept: they set the precision, not the load). */
+export function scaledSizes(scale: number): Sizes {
+  const s = (n: number): number => Math.max(LEAST, Math.round(n * scale));
+  return {
+    events: s(FULL_SIZES.events),
+    oneAgentLearnings: s(FULL_SIZES.oneAgentLearnings),
+    proposalsTimed: FULL_SIZES.proposalsTimed,
+    linesOnTop: s(FULL_SIZES.linesOnTop),
+    ledgerEvents: s(FULL_SIZES.ledgerEvents),
+    queryRounds: FULL_SIZES.queryRounds,
+    rejected: s(FULL_SIZES.rejected),
+    memoryRuns: s(FULL_SIZES.memoryRuns),
+    memoryLearnings: s(FULL_SIZES.memoryLearnings),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shared fills
+
+export const SETTINGS = DEFAULT_SETTINGS;
+
+const MIXED_SEED = 9;
+
+/** The mixed factory of `events` events: 50 agents, 30 day files, the issue's shares. */
+export function mixedSpec(events: number): FactorySpec {
+  return { events, agents: MIXED_AGENTS, days: MIXED_DAYS, seed: MIXED_SEED };
+}
+
+/** The agent whose learnings cases 2 and 3 grow, and a neighbour whose learnings must never be candidates. */
+export const ONE_AGENT = 'builder';
+const NEIGHBOUR = 'reviewer';
+/** The neighbour holds this share of the one agent's learnings. */
+const NEIGHBOUR_SHARE = 0.1;
+const ONE_AGENT_SEED = 11;
+/** Proposals of the fill are this far apart (event times, not the clock). */
+const FILL_STEP_MS = 1000;
+
+export interface OneAgentLedger {
+  /** Checkpointed ledger file: copy it to change it. */
+  file: string;
+  /** Every text the fill proposed for {@link ONE_AGENT}, in order (to reword from). */
+  texts: string[];
+  learnings: number;
+  /** What the fill's proposals (both agents) take as `learning.proposed` lines. */
+  proposalLineBytes: number;
+  /** The time of the last proposal of the fill. */
+  lastAt: number;
+}
+
+/**
+ * `learnings` new learnings of one agent (and a tenth as many of a neighbour), taken up through
+ * `applyProposal` — the path ingest takes — in one transaction: proposals are drawn until that
+ * many were new, so rewordings among them were echoes, as in real use.
+ */
+function fillOneAgent(file: string, learnings: number): OneAgentLedger {
+  const db = openDb(file);
+  const texts = new ProposalTexts(ONE_AGENT_SEED);
+  const next = seededRandom(ONE_AGENT_SEED);
+  const start = Date.UTC(2026, 0, 1);
+  const proposed: string[] = [];
+  let at = start;
+  let lineBytes = 0;
+  const propose = (agent: string, wanted: number): number => {
+    let made = 0;
+    for (let tries = 0; made < wanted && tries < wanted * 3; tries++) {
+      const text = texts.text(agent);
+      if (agent === ONE_AGENT) proposed.push(text);
+      at += FILL_STEP_MS;
+      const proposal = { agent, text, impact: IMPACTS[Math.floor(next() * IMPACTS.length)]!, at: new Date(at).toISOString() };
+      lineBytes += Buffer.byteLength(serializeEvent({ type: 'learning.proposed', ...proposal })) + 1;
+      const outcome = applyProposal(db, proposal, SETTINGS.learnings);
+      if (outcome.outcome === 'new') made++;
+    }
+    return made;
+  };
+  const made = db.transaction(() => {
+    propose(NEIGHBOUR, Math.round(learnings * NEIGHBOUR_SHARE));
+    return propose(ONE_AGENT, learnings);
+  })();
+  checkpointAndClose(db);
+  return { file, texts: proposed, learnings: made, proposalLineBytes: lineBytes, lastAt: at };
+}
+
+export interface IngestedLedger {
+  factory: GeneratedFactory;
+  /** The ledger file, checkpointed (no WAL beside it): copy it to change it. */
+  file: string;
+  ingest: IngestResult;
+}
+
+/** Opens a copy of `file` in a fresh folder (its own `.layover/`); the caller closes it. */
+export function openCopy(work: BenchWork, file: string, label: string): { db: Db; dir: string } {
+  const dir = work.folder(label);
+  const copy = path.join(dir, '.layover', 'ledger.sqlite');
+  fs.mkdirSync(path.dirname(copy), { recursive: true });
+  fs.copyFileSync(file, copy);
+  return { db: openDb(copy), dir };
+}
+
+/** Rows of `table` in the ledger file `file` (opened read-only for the count). */
+export function countIn(file: string, table: 'learnings' | 'runs' | 'proposals'): number {
+  const db = openDb(file, { readonly: true });
+  try {
+    return (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+/** Folds the WAL into the main file and closes, so the file alone is the whole ledger. */
+export function checkpointAndClose(db: Db): void {
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.close();
+}
+
+/** Cache key of a factory spec: everything but the text stream, which is state, not a size. */
+const specKey = (spec: FactorySpec): string => JSON.stringify({ ...spec, texts: undefined });
+
+/** The run's working folder: generated factories and ledgers, deleted at the end. */
+export class BenchWork {
+  readonly root: string;
+  private readonly factories = new Map<string, GeneratedFactory>();
+  private readonly ledgers = new Map<string, IngestedLedger>();
+  private readonly oneAgent = new Map<number, OneAgentLedger>();
+  private count = 0;
+
+  /** `log` hears of each fill as it starts: they are the slow part of a run. */
+  constructor(private readonly log: (line: string) => void) {
+    this.root = fs.mkdtempSync(path.join(os.tmpdir(), 'layover-bench-'));
+  }
+
+  /** A new empty folder under the root. */
+  folder(label: string): string {
+    const dir = path.join(this.root, `${String(++this.count).padStart(3, '0')}-${label}`);
+    fs.mkdirSync(dir, { recursive: true });
+    return dir;
+  }
+
+  /** The factory of `spec`, generated the first time it is asked for. Never ingested into: cases link its files. */
+  factory(spec: FactorySpec): GeneratedFactory {
+    const key = specKey(spec);
+    let factory = this.factories.get(key);
+    if (!factory) {
+      this.log(`generating ${formatCount(spec.events)} events`);
+      factory = generateFactory(this.folder(`factory-${spec.events}`), spec);
+      this.factories.set(key, factory);
+    }
+    return factory;
+  }
+
+  /** A fresh factory folder whose `events/` are hard links to `factory`'s files (cheap, and a sweep there removes only links). */
+  linkedFactory(factory: GeneratedFactory, label: string): string {
+    const dir = this.folder(label);
+    fs.mkdirSync(path.join(dir, 'events'));
+    for (const name of factory.files) fs.linkSync(path.join(factory.dir, 'events', name), path.join(dir, 'events', name));
+    return dir;
+  }
+
+  /**
+   * A factory folder that is a copy of `ledger`'s: its event files linked, its ledger copied to
+   * `.layover/ledger.sqlite`, read to the end — as the Desk leaves a factory it has caught up with.
+   */
+  factoryCopy(ledger: IngestedLedger, label: string): string {
+    const dir = this.linkedFactory(ledger.factory, label);
+    fs.mkdirSync(path.dirname(ledgerPath(dir)), { recursive: true });
+    fs.copyFileSync(ledger.file, ledgerPath(dir));
+    return dir;
+  }
+
+  /** Remembers a ledger ingested from `spec` (case 1 measures the ingest that makes it). */
+  keepLedger(spec: FactorySpec, ledger: IngestedLedger): void {
+    this.ledgers.set(specKey(spec), ledger);
+  }
+
+  /** The ledger of `spec`'s factory, ingested the first time it is asked for. */
+  ledger(spec: FactorySpec): IngestedLedger {
+    const key = specKey(spec);
+    let ledger = this.ledgers.get(key);
+    if (!ledger) {
+      const factory = this.factory(spec);
+      this.log(`ingesting ${formatCount(spec.events)} events into a ledger the cases share`);
+      const dir = this.linkedFactory(factory, `ledger-${spec.events}`);
+      const file = path.join(dir, '.layover', 'ledger.sqlite');
+      const db = openDb(file);
+      const ingest = ingestSync(db, dir, { settings: SETTINGS });
+      checkpointAndClose(db);
+      ledger = { factory, file, ingest };
+      this.ledgers.set(key, ledger);
+    }
+    return ledger;
+  }
+
+  /** The ledger of `learnings` learnings of {@link ONE_AGENT}, filled the first time it is asked for. */
+  oneAgentLedger(learnings: number): OneAgentLedger {
+    let ledger = this.oneAgent.get(learnings);
+    if (!ledger) {
+      this.log(`filling ${formatCount(learnings)} learnings of one agent`);
+      ledger = fillOneAgent(path.join(this.folder(`one-agent-${learnings}`), 'ledger.sqlite'), learnings);
+      this.oneAgent.set(learnings, ledger);
+    }
+    return ledger;
+  }
+
+  remove(): void {
+    fs.rmSync(this.root, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The table and the file
+
+export function machineLine(): string {
+  const cpus = os.cpus();
+  const memory = (os.totalmem() / 1024 ** 3).toFixed(1);
+  return `${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${memory} GB memory, Node ${process.version}, ${os.platform()} ${os.release()}`;
+}
+
+/** Width of the verdict column that starts every row. */
+const VERDICT = 5;
+
+export function tableHeader(): string {
+  const head = `${'ok'.padEnd(VERDICT)}case — value vs baseline = ratio (target); note`;
+  return `${head}\n${'─'.repeat(100)}`;
+}
+
+function figure(n: number | null, unit: string): string {
+  if (n === null) return '—';
+  return `${n >= 100 || Number.isInteger(n) ? formatCount(n) : n.toFixed(n >= 10 ? 1 : 3)} ${unit}`;
+}
+
+/** Three lines a result: verdict and case; the figures; the note. Case names are too long for columns. */
+export function tableRow(r: BenchResult, note: string): string {
+  const ok = r.ok === null ? '·' : r.ok ? 'yes' : 'NO';
+  const indent = ' '.repeat(VERDICT);
+  const ratio = r.ratio === null ? '' : ` = ${r.ratio.toFixed(r.ratio < 1 ? 3 : 2)}×`;
+  const baseline = r.baseline === null ? '' : ` vs ${figure(r.baseline, r.unit)}`;
+  const lines = [`${ok.padEnd(VERDICT)}${r.case}`, `${indent}${figure(r.value, r.unit)}${baseline}${ratio} (target: ${r.target})`];
+  if (note) lines.push(`${indent}${note}`);
+  return lines.join('\n');
+}
+
+export function writeResults(file: string, results: readonly BenchResult[]): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cases
+
+export interface BenchContext {
+  sizes: Sizes;
+  work: BenchWork;
+  /** A progress line (fills, long steps), printed as it happens. */
+  log: (line: string) => void;
+}
+
+export interface BenchCase {
+  /** Short name for `--only`; every result's `case` starts with `<id>: `. */
+  id: string;
+  /** One line for the header: what is measured against what. */
+  about: string;
+  /** Whether it runs `serve` as a child process (which should be the build, see `bench.ts`). */
+  runsServe?: boolean;
+  run(ctx: BenchContext): Promise<CaseOutput> | CaseOutput;
+}

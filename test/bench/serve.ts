@@ -1,0 +1,126 @@
+/**
+ * `layover-desk serve` as a child process for the benchmark: the host as the operator runs it,
+ * measured from outside through its HTTP API with the token it prints.
+ *
+ * It runs the build (`bin/layover-desk.js`) when the build is current, as the issue asks, since
+ * that is what ships; a stale or missing build would measure other code, so then it runs the
+ * sources through tsx instead and the bench says so in its header (`npm run build` first for
+ * figures of the shipped program).
+ */
+import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import type { DeskInfo } from '../../shared/api.js';
+import { compiledCliStaleReason, spawnCli } from '../support/spawnCli.js';
+import { TOKEN_HEADER } from '../../electron/node/host/http.js';
+
+/** Longest wait for serve to print its URL, and to stop once asked. */
+const START_LIMIT_MS = 60_000;
+const STOP_LIMIT_MS = 10_000;
+const URL_LINE = /^Open (http:\/\/127\.0\.0\.1:\d+)\/\?token=([A-Za-z0-9_-]+)$/mu;
+
+/** Which program the serve cases run, for the header. */
+export function serveProgram(): string {
+  const stale = compiledCliStaleReason();
+  return stale === null ? 'the build (bin/layover-desk.js)' : `the sources through tsx, because ${stale} (npm run build first to measure the build)`;
+}
+
+export interface RunningServe {
+  pid: number;
+  /** One API call; its answer's `value`, and how long the answer took in ms. */
+  call<T>(channel: string, input?: unknown): Promise<{ ms: number; value: T }>;
+  info(): Promise<{ ms: number; value: DeskInfo }>;
+  /** Resident and peak memory of the process, from /proc (Linux), in MB. */
+  memory(): { rss: number; peak: number };
+  stop(): Promise<void>;
+}
+
+export async function startServe(factory: string): Promise<RunningServe> {
+  const child: ChildProcess = spawnCli(['serve', '--factory', factory, '--port', '0']);
+  let stdout = '';
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const { origin, token } = await new Promise<{ origin: string; token: string }>((resolve, reject) => {
+    const limit = setTimeout(() => reject(new Error(`serve printed no URL within ${START_LIMIT_MS / 1000} s: ${stderr.trim() || stdout.trim()}`)), START_LIMIT_MS);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const found = URL_LINE.exec(stdout);
+      if (found) {
+        clearTimeout(limit);
+        resolve({ origin: found[1]!, token: found[2]! });
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(limit);
+      reject(new Error(`serve exited (${code}) before it listened: ${stderr.trim()}`));
+    });
+  });
+  const call = async <T>(channel: string, input: unknown = {}): Promise<{ ms: number; value: T }> => {
+    const start = performance.now();
+    const response = await fetch(`${origin}/api/call/${channel}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [TOKEN_HEADER]: token },
+      body: JSON.stringify(input),
+    });
+    const envelope = (await response.json()) as { ok: true; value: T } | { ok: false; error: { message: string } };
+    const ms = performance.now() - start;
+    if (!envelope.ok) throw new Error(`serve refused ${channel}: ${envelope.error.message}`);
+    return { ms, value: envelope.value };
+  };
+  const pid = child.pid!;
+  return {
+    pid,
+    call,
+    info: () => call<DeskInfo>('desk.info'),
+    memory() {
+      const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+      const kb = (key: string): number => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'mu').exec(status)?.[1] ?? Number.NaN);
+      return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) {
+          resolve();
+          return;
+        }
+        const kill = setTimeout(() => child.kill('SIGKILL'), STOP_LIMIT_MS);
+        child.once('exit', () => {
+          clearTimeout(kill);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/**
+ * Whether serve's watcher has read every event file to its end. A watcher in error will never
+ * get there: that throws, with its reason, rather than leaving a case waiting for ever.
+ */
+export function caughtUp(info: DeskInfo): boolean {
+  if (info.watcher.state === 'error') throw new Error(`serve's watcher stopped: ${info.watcher.error ?? 'no reason given'}`);
+  return info.watcher.state === 'watching' && info.watcher.done_bytes >= info.watcher.total_bytes;
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Longest a catch-up may take before a case gives up on it (far beyond any target: a hang guard). */
+const CATCH_UP_LIMIT_MS = 30 * 60_000;
+
+/**
+ * Calls `desk.info` every `everyMs` (start to start; at once after a slow answer) until serve
+ * reports it has caught up, handing each answer's time to `onAnswer` — also the last, which
+ * says it is done. Throws if the watcher fails or the catch-up outlasts the limit.
+ */
+export async function pingUntilCaughtUp(serve: RunningServe, everyMs: number, onAnswer: (ms: number, done: boolean) => void): Promise<void> {
+  const deadline = performance.now() + CATCH_UP_LIMIT_MS;
+  for (;;) {
+    const started = performance.now();
+    if (started > deadline) throw new Error(`serve did not catch up within ${CATCH_UP_LIMIT_MS / 60_000} minutes`);
+    const { ms, value } = await serve.info();
+    const done = caughtUp(value);
+    onAnswer(ms, done);
+    if (done) return;
+    await sleep(Math.max(0, everyMs - (performance.now() - started)));
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * The benchmark's generator (`test/bench/corpus.ts`): its figures mean something only if the data
+ * is what the issue describes — valid events, a large Zipf vocabulary, texts of 8–30 words, about
+ * 30% rewordings — and the same for the same seed, so that two runs measure the same work.
+ * And its harness (`test/bench/harness.ts`): how a figure is checked against its target.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseEventLine, type FactoryEvent } from '../../electron/rules/events.js';
+import { fingerprint, sameFingerprint, significantWords, type Fingerprint } from '../../electron/rules/sameness.js';
+import { DEFAULT_SETTINGS } from '../../electron/rules/settings.js';
+import { screen } from '../../electron/rules/screen.js';
+import { MAX_TEXT_WORDS, MIN_TEXT_WORDS, ProposalTexts, VOCABULARY, generateFactory, type FactorySpec } from '../bench/corpus.js';
+import { failedResult, percentile, result } from '../bench/harness.js';
+import { tempFactory, type TempFactory } from '../support/factory.js';
+
+const folders: TempFactory[] = [];
+afterAll(() => {
+  for (const f of folders) f.remove();
+});
+
+const SPEC: FactorySpec = { events: 6000, agents: 50, days: 30, seed: 5, lastDay: '2026-11-30' };
+
+function generated(spec: FactorySpec): { dir: string; lines: string[] } {
+  const folder = tempFactory('layover-corpus-');
+  folders.push(folder);
+  const factory = generateFactory(folder.dir, spec);
+  const lines = factory.files.flatMap((name) => fs.readFileSync(path.join(folder.dir, 'events', name), 'utf8').split('\n').filter((l) => l !== ''));
+  return { dir: folder.dir, lines };
+}
+
+const wordsOf = (text: string): number => text.split(/\s+/u).filter((token) => /[\p{L}\p{N}]/u.test(token)).length;
+
+describe('the benchmark corpus', () => {
+  it('the vocabulary holds at least 20,000 distinct significant words', () => {
+    expect(new Set(significantWords(VOCABULARY.join(' '))).size).toBeGreaterThanOrEqual(20_000);
+  });
+
+  it('every generated line is a valid event, spread over one file per day', () => {
+    const { dir, lines } = generated(SPEC);
+    expect(lines).toHaveLength(SPEC.events);
+    const refused = lines.map(parseEventLine).filter((p) => !p.ok);
+    expect(refused).toEqual([]);
+    expect(fs.readdirSync(path.join(dir, 'events')).sort()).toHaveLength(SPEC.days);
+    expect(fs.readdirSync(path.join(dir, 'events')).sort().at(-1)).toBe('2026-11-30.jsonl');
+  });
+
+  it('events come in the issue shares: 60% run starts and finishes, 30% proposals, 10% help requests', () => {
+    const { lines } = generated(SPEC);
+    const events = lines.map((l) => (parseEventLine(l) as { ok: true; event: FactoryEvent }).event);
+    const share = (...types: FactoryEvent['type'][]): number => events.filter((e) => types.includes(e.type)).length / events.length;
+    expect(share('run.started', 'run.finished')).toBeCloseTo(0.6, 1);
+    expect(share('learning.proposed')).toBeCloseTo(0.3, 1);
+    expect(share('help.requested')).toBeCloseTo(0.1, 1);
+    expect(new Set(events.map((e) => e.agent)).size).toBe(SPEC.agents);
+    const given = events.flatMap((e) => (e.type === 'run.started' ? [e.learnings.length] : []));
+    expect(Math.max(...given)).toBe(25);
+  });
+
+  it('the same seed writes the same factory, byte for byte', () => {
+    expect(generated(SPEC).lines).toEqual(generated(SPEC).lines);
+    expect(generated({ ...SPEC, seed: 6 }).lines).not.toEqual(generated(SPEC).lines);
+  });
+
+  it('texts have 8 to 30 words and pass the screen, and about 30% say again what the agent said before', () => {
+    const texts = new ProposalTexts(3);
+    const past: Fingerprint[] = [];
+    let again = 0;
+    for (let i = 0; i < 1000; i++) {
+      const text = texts.text('builder');
+      expect(wordsOf(text)).toBeGreaterThanOrEqual(MIN_TEXT_WORDS);
+      expect(wordsOf(text)).toBeLessThanOrEqual(MAX_TEXT_WORDS);
+      expect(screen(text, DEFAULT_SETTINGS.learnings.max_text).ok).toBe(true);
+      const print = fingerprint(text);
+      if (past.some((earlier) => sameFingerprint(earlier, print))) again++;
+      past.push(print);
+    }
+    expect(again / past.length).toBeGreaterThan(0.2);
+    expect(again / past.length).toBeLessThan(0.4);
+  });
+});
+
+describe('the benchmark harness', () => {
+  it('a result meets an upper bound when its ratio or value is at most the bound, and a figure that could not be measured never meets it', () => {
+    expect(result('x: a', 30, 'ms', 10, { on: 'ratio', most: 3 })).toMatchObject({ ratio: 3, ok: true });
+    expect(result('x: b', 31, 'ms', 10, { on: 'ratio', most: 3 })).toMatchObject({ ratio: 3.1, ok: false });
+    expect(result('x: c', 99, 'ms', 1, { on: 'value', most: 100 })).toMatchObject({ target: 'value ≤ 100 ms', ok: true });
+    expect(result('x: d', Number.NaN, 'ms', 1, { on: 'value', most: 100 })).toMatchObject({ value: null, ratio: null, ok: false });
+    expect(result('x: e', 5, 'B', null, null)).toEqual({ case: 'x: e', value: 5, unit: 'B', baseline: null, ratio: null, target: 'none (reported)', ok: null });
+  });
+
+  it('a percentile is the nearest-rank sample, so with fewer than 100 samples the p99 is the slowest', () => {
+    const samples = [5, 1, 4, 2, 3];
+    expect(percentile(samples, 50)).toBe(3);
+    expect(percentile(samples, 99)).toBe(5);
+    expect(percentile(samples, 0)).toBe(1);
+    expect(percentile([], 50)).toBeNaN();
+  });
+
+  it('a case that could not run still has its entry, named for the case, with no figures and its target unmet', () => {
+    expect(failedResult('ingest', new Error('disk full'))).toEqual({
+      case: 'ingest: failed: disk full', value: null, unit: '', baseline: null, ratio: null, target: 'the case runs', ok: false,
+    });
+  });
+});
