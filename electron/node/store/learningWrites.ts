@@ -21,6 +21,8 @@ import { LEARNING_COLUMNS, NEXT_CHANGED, toLearning } from './learningRows.js';
 interface Batch {
   /** Learnings changed in this batch, by id, not written yet. */
   changed: Map<string, Learning>;
+  /** The same, per agent. */
+  changedOf: Map<string, Map<string, Learning>>;
   /** Per agent, its provisional learnings as the batch sees them (loaded at first use). */
   provisional: Map<string, Map<string, Learning>>;
 }
@@ -29,7 +31,7 @@ const batches = new WeakMap<Db, Batch>();
 
 /** Starts keeping changed learnings in memory until {@link endLearningBatch}. */
 export function beginLearningBatch(db: Db): void {
-  batches.set(db, { changed: new Map(), provisional: new Map() });
+  batches.set(db, { changed: new Map(), changedOf: new Map(), provisional: new Map() });
 }
 
 /** Writes every learning changed in the batch (inside the batch's transaction) and ends it. */
@@ -79,6 +81,9 @@ export function saveLearning(db: Db, l: Learning): void {
   const batch = batches.get(db);
   if (!batch) return writeLearning(db, l);
   batch.changed.set(l.id, l);
+  let ofAgent = batch.changedOf.get(l.agent);
+  if (!ofAgent) batch.changedOf.set(l.agent, (ofAgent = new Map()));
+  ofAgent.set(l.id, l);
   track(batch, l);
 }
 
@@ -105,7 +110,7 @@ export function provisionalLearnings(db: Db, agent: string): Learning[] {
   if (!provisional) {
     provisional = new Map();
     for (const l of withChanges(db, read())) if (l.state === 'provisional') provisional.set(l.id, l);
-    for (const l of batch.changed.values()) if (l.agent === agent && l.state === 'provisional') provisional.set(l.id, l);
+    for (const l of batch.changedOf.get(agent)?.values() ?? []) if (l.state === 'provisional') provisional.set(l.id, l);
     batch.provisional.set(agent, provisional);
   }
   return [...provisional.values()];

@@ -258,6 +258,10 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX learnings_changed ON learnings (changed);
   -- A sweep asks for the lapsed learnings past their keep_lapsed_days only (sweep.ts).
   CREATE INDEX learnings_lapsed_clock ON learnings (coalesce(lapsed_at, last_at)) WHERE state = 'lapsed';
+  -- The window's list sorts and counts in memory now (learningList.ts): these indexes only served
+  -- it, and cost every insert and some 75 bytes a learning.
+  DROP INDEX learnings_state_last;
+  DROP INDEX learnings_last;
   -- A learning's search entry is written by insertLearning (learnings.ts) itself: through this
   -- trigger the same insert cost about three times as much, the largest single cost of ingest.
   DROP TRIGGER learnings_fts_insert;

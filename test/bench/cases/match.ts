@@ -17,7 +17,7 @@
 import path from 'node:path';
 import { fingerprint, sameFingerprint, MIN_WORDS_TO_CONTAIN, MOST_ELABORATION, REWORDING_THRESHOLD, type Fingerprint } from '../../../electron/rules/sameness.js';
 import { openDb, type Db } from '../../../electron/node/store/db.js';
-import { matchingLearnings } from '../../../electron/node/store/learnings.js';
+import { matchingLearnings, matchStats } from '../../../electron/node/store/matching.js';
 import { ProposalTexts } from '../corpus.js';
 import { ONE_AGENT, formatCount, measured, percentile, result, timed, type BenchCase } from '../harness.js';
 
@@ -100,6 +100,26 @@ function loadFlat(db: Db, agent: string): FlatFingerprints {
 
 const sameSet = (a: string[], b: string[]): boolean => a.length === b.length && [...a].sort().join() === [...b].sort().join();
 
+/** Learnings examined per proposal at the smaller sizes the issue asks about (1,000 and 10,000). */
+function examinedAt(work: Parameters<BenchCase['run']>[0]['work'], largest: number): string {
+  const out: string[] = [];
+  for (const size of [1_000, 10_000].filter((n) => n < largest)) {
+    const ledger = work.oneAgentLedger(size);
+    const db = openDb(path.resolve(ledger.file));
+    try {
+      const texts = new ProposalTexts(TIMED_SEED);
+      for (const text of ledger.texts) texts.remember(ONE_AGENT, text);
+      const before = matchStats.examined;
+      const probes = 500;
+      for (let i = 0; i < probes; i++) matchingLearnings(db, ONE_AGENT, texts.text(ONE_AGENT));
+      out.push(`${((matchStats.examined - before) / probes).toFixed(1)} at ${formatCount(size)}`);
+    } finally {
+      db.close();
+    }
+  }
+  return out.length > 0 ? `examined per proposal: ${out.join(', ')}` : '';
+}
+
 export const matchCase: BenchCase = {
   id: 'match',
   about: 'matchingLearnings for fresh proposals (30% rewordings) against L learnings of one agent ÷ an in-memory brute force over flat word-id arrays; p50 and p99',
@@ -114,6 +134,7 @@ export const matchCase: BenchCase = {
       // The first call pays for whatever the store builds once per agent (an in-memory index):
       // timed on its own, so the percentiles are of steady use.
       const firstCall = timed(() => matchingLearnings(db, ONE_AGENT, texts.text(ONE_AGENT)));
+      const examinedBefore = matchStats.examined;
       const indexed: number[] = [];
       const brute: number[] = [];
       let disagreements = 0;
@@ -126,6 +147,7 @@ export const matchCase: BenchCase = {
         if (!sameSet(expected.value, got.value.map((l) => l.id))) disagreements++;
         if (expected.value.length > 0) matched++;
       }
+      const examined = (matchStats.examined - examinedBefore) / proposals.length;
       const at = `${formatCount(ledger.learnings)} learnings of one agent`;
       const speedup = { on: 'ratio', most: 1 / LEAST_SPEEDUP } as const;
       const p50 = percentile(indexed, 50);
@@ -141,6 +163,10 @@ export const matchCase: BenchCase = {
           {
             result: result(`match: p99 of one proposal against ${at}`, p99, 'ms', b99, speedup),
             note: `brute force ÷ matching = ${(b99 / p99).toFixed(1)}× (target ≥ ${LEAST_SPEEDUP}×); first call ${firstCall.toFixed(1)} ms (builds any per-agent index)`,
+          },
+          {
+            result: result(`match: learnings examined per proposal against ${at}`, examined, 'learnings', null, { on: 'value', most: ledger.learnings / 20 }),
+            note: `compared word by word after the filters; ${examinedAt(work, sizes.oneAgentLearnings)}`,
           },
           {
             result: result(`match: proposals whose answer differs from brute force`, disagreements, 'proposals', null, { on: 'value', most: 0 }),
