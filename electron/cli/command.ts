@@ -4,7 +4,9 @@
  * Exit codes are part of the interface agents and scripts rely on: 0 done, 2 refused or bad
  * input (the reason on stderr), 1 failure (a bug or an I/O error). A command signals "refused"
  * by throwing `Refusal` (or a store's `ApiError` refused / not_found / bad_input), a failure it
- * can explain by throwing `Failure`; anything else thrown is a failure too, printed with its stack.
+ * can explain by throwing `Failure`; anything else thrown is a failure too. An I/O fault (disk
+ * full, read-only, …) is printed as one line naming the path; the stack trace of anything is
+ * printed only with `--debug`, for a bug report.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
@@ -54,8 +56,9 @@ export class Refusal extends Error {
  * stack trace, which would only bury it.
  */
 export class Failure extends Error {
-  constructor(message: string) {
-    super(message);
+  /** `cause`: the error it explains, whose stack `--debug` prints. */
+  constructor(message: string, options?: { cause: unknown }) {
+    super(message, options);
     this.name = 'Failure';
   }
 }
