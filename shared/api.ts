@@ -90,12 +90,21 @@ export const LedgerProblem = z.object({
 });
 export type LedgerProblem = z.infer<typeof LedgerProblem>;
 
+/**
+ * Where the Desk's full check of its ledger stands (SPEC 8): not run yet (or it could not run,
+ * e.g. the ledger was locked), running in the background, passed, or failed (then
+ * `ledger_problem` says what is wrong and offers the restore, and nothing is written).
+ */
+export const LedgerCheckState = z.enum(['not_run', 'checking', 'passed', 'failed']);
+export type LedgerCheckState = z.infer<typeof LedgerCheckState>;
+
 export const DeskInfo = z.object({
   version: z.string(),
   host: z.enum(['electron', 'browser']),
   factory: z.string(),
   factory_error: z.string().nullable(),
   ledger_problem: LedgerProblem.nullable(),
+  ledger_check: LedgerCheckState,
   os_user: z.string(),
   settings: SettingsShape,
   settings_error: z.string().nullable(),

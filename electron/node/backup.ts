@@ -22,7 +22,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { LedgerProblem } from '../../shared/api.js';
-import { damagedMessage, isDamage, LedgerOpenError, ledgerPath, openDb, quickCheck, type Db, type OpenOptions } from './store/db.js';
+import { BUSY_TIMEOUT_MS, damagedMessage, isDamageCode, LedgerOpenError, ledgerPath, openDb, type Db, type OpenOptions } from './store/db.js';
+import { copyLedgerInWorker, type WorkerOutcome } from './ledgerWorker.js';
 import { SCHEMA_VERSION } from './store/schema.js';
 import { factoryPaths, namesIn } from './factory.js';
 import { REAL_CLOCK, type SchedulerClock } from './sweep.js';
@@ -97,42 +98,49 @@ function removeWithSideFiles(file: string): void {
   for (const suffix of SIDE_FILES) fs.rmSync(file + suffix, { force: true });
 }
 
+export interface BackupOptions {
+  /** better-sqlite3 addon built for Electron's ABI, for the worker; absent on plain Node. */
+  nativeBinding?: string;
+}
+
 /**
  * Writes a compact copy of the open ledger, named for `now`, checks it, then deletes all but
  * the newest `KEEP_BACKUPS`. The ledger is checked first: a damaged one is refused
  * (`LedgerOpenError`, trouble 'damaged') and nothing is written. The copy is written under a
  * temporary name, checked (integrity check, schema version) and renamed when good, so a
  * half-written or bad copy is never listed; one that fails is removed and `BackupFailed` thrown.
- * Returns the copy written.
+ * The checks and the copy run in a worker thread (`ledgerWorker.ts`): the Desk's window goes on
+ * answering meanwhile. Returns the copy written.
  */
-export async function backupLedger(db: Db, factory: string, now: Date = new Date()): Promise<BackupInfo> {
-  const problem = quickCheck(db);
-  if (problem !== null) {
-    const file = ledgerPath(factory);
-    throw new LedgerOpenError(file, `${damagedMessage(file, problem)}; no safety copy was made of it`, 'damaged');
-  }
+export async function backupLedger(db: Db, factory: string, now: Date = new Date(), options: BackupOptions = {}): Promise<BackupInfo> {
   const dir = backupsDir(factory);
   fs.mkdirSync(dir, { recursive: true });
   const name = backupName(now);
   const file = path.join(dir, name);
   const temporary = path.join(dir, `.${name}.${process.pid}.partial`);
   removeWithSideFiles(temporary);
+  let outcome: WorkerOutcome;
   try {
-    // VACUUM INTO writes a self-contained file in rollback-journal mode: no -wal/-shm files
-    // appear beside the copy when it is opened to look inside.
-    db.prepare('VACUUM INTO ?').run(temporary);
+    outcome = await copyLedgerInWorker(db.name, temporary, {
+      busyTimeoutMs: BUSY_TIMEOUT_MS,
+      schemaVersion: SCHEMA_VERSION,
+      ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+    });
   } catch (error) {
     removeWithSideFiles(temporary);
-    if (isDamage(error)) {
-      const ledger = ledgerPath(factory);
-      throw new LedgerOpenError(ledger, `${damagedMessage(ledger, (error as Error).message)}; no safety copy was made of it`, 'damaged');
-    }
     throw error;
   }
-  const copyProblem = copyCheck(temporary);
-  if (copyProblem !== null) {
+  if (outcome.problem !== null) {
     removeWithSideFiles(temporary);
-    throw new BackupFailed(`the safety copy ${name} failed its check (${copyProblem}) and was removed; the earlier copies are kept`);
+    const ledger = ledgerPath(factory);
+    if (outcome.code === null || isDamageCode(outcome.code)) {
+      throw new LedgerOpenError(ledger, `${damagedMessage(ledger, outcome.problem)}; no safety copy was made of it`, 'damaged');
+    }
+    throw new BackupFailed(`no safety copy was made of ${ledger}: ${outcome.problem} (${outcome.code})`);
+  }
+  if (outcome.copyProblem !== null) {
+    removeWithSideFiles(temporary);
+    throw new BackupFailed(`the safety copy ${name} failed its check (${outcome.copyProblem}) and was removed; the earlier copies are kept`);
   }
   fs.renameSync(temporary, file);
   pruneBackups(factory, KEEP_BACKUPS, name);
@@ -247,7 +255,7 @@ export function factoryHistory(factory: string): string[] {
  */
 export function openFactoryLedger(factory: string, options: OpenOptions = {}): Db {
   const file = ledgerPath(factory);
-  let size: number | null = null;
+  let size: number | null;
   try {
     size = fs.statSync(file).size;
   } catch {

@@ -8,6 +8,12 @@
  * channels that need the ledger answer `unavailable` with that message, and the window stays up
  * so the operator can choose another factory or restore a safety copy. Nothing crashes, nothing
  * is overwritten without the operator's say.
+ *
+ * The ledger is checked in full (SQLite's quick check, in a worker thread so the window is not
+ * held up) when the factory opens and before each daily safety copy. From a failed check on, or
+ * from damage any statement meets, the Desk writes nothing more to it: the watcher, sweeps and
+ * copies stop, the channels answer `unavailable` with the damaged-ledger message, and
+ * `desk.info` carries the restore offer.
  */
 import path from 'node:path';
 import {
@@ -21,13 +27,25 @@ import {
   type PushPayload,
 } from '../../shared/api.js';
 import type { SweepReport, WatcherStatus } from '../../shared/domain.js';
-import { BackupScheduler, backupLedger, ledgerProblem, newestBackup, restoreBackup, RestoreRefused } from './backup.js';
+import type { LedgerCheckState } from '../../shared/api.js';
+import {
+  BackupScheduler,
+  backupLedger,
+  damageProblem,
+  ledgerProblem,
+  newestBackup,
+  openFactoryLedger,
+  restoreBackup,
+  RestoreRefused,
+} from './backup.js';
+import { checkLedgerInWorker } from './ledgerWorker.js';
 import { exportPending } from './exporter.js';
 import { flushOutbox } from './outbox.js';
 import { osAccountName } from './osUser.js';
 import { ledgerSettings, SettingsSource } from './settingsFile.js';
-import { listProposals, listRefused, dailyStats } from './store/activity.js';
-import { LedgerOpenError, ledgerPath, openDb, type Db } from './store/db.js';
+import { dailyStats, lastEventAt, listProposals, listRefused } from './store/activity.js';
+import { BUSY_TIMEOUT_MS, damagedMessage, isDamage, isDamageCode, LedgerOpenError, ledgerPath, type Db } from './store/db.js';
+import { SCHEMA_VERSION } from './store/schema.js';
 import { getHelp, helpDetail, listChains, listHelp, reply, resolve } from './store/help.js';
 import { learningDetail, queryLearnings } from './store/learningQueries.js';
 import { decideLearnings, undoDecisions } from './store/learnings.js';
@@ -49,6 +67,9 @@ export interface DeskOptions extends DeskOpenOptions {
   sweepMinGapMs?: number;
 }
 
+/** The channels that write a person's decision to the ledger. */
+const WRITE_CHANNELS: ReadonlySet<string> = new Set(['learnings.reject', 'learnings.keep', 'learnings.undo', 'help.reply', 'help.resolve']);
+
 const STOPPED: WatcherStatus = { state: 'stopped', done_bytes: 0, total_bytes: 0, last_event_at: null, error: null };
 
 /** Everything that belongs to one open factory; replaced whole when the operator opens another. */
@@ -57,11 +78,19 @@ class FactorySession {
   db: Db | null = null;
   factoryError: string | null = null;
   problem: LedgerProblem | null = null;
+  /** Where the check of the ledger stands (SPEC 8): what `desk.info` reports as `ledger_check`. */
+  check: LedgerCheckState = 'not_run';
+  /** Settles when the ledger's check at start has: a person's write waits for it. */
+  checked: Promise<void> = Promise.resolve();
+  /** Set by `close`: work that would start after the check does not. */
+  private closed = false;
   watcher: EventsWatcher | null = null;
   sweeps: SweepScheduler | null = null;
   backups: BackupScheduler | null = null;
   lastSweep: SweepReport | null = null;
-  /** The watcher's first catch-up, which runs while the window already answers. */
+  /** The newest event in the ledger when it opened, for the status bar until the watcher runs. */
+  private lastEventAt: string | null = null;
+  /** The ledger's check, then the watcher's first catch-up, which run while the window already answers. */
   started: Promise<void> = Promise.resolve();
   private stopSettings: (() => void) | null = null;
 
@@ -80,7 +109,7 @@ class FactorySession {
       return;
     }
     try {
-      this.db = openDb(ledgerPath(this.factory), this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {});
+      this.db = openFactoryLedger(this.factory, this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {});
     } catch (error) {
       if (!(error instanceof LedgerOpenError)) throw error;
       this.problem = ledgerProblem(this.factory, error);
@@ -91,8 +120,18 @@ class FactorySession {
     this.stopSettings = this.settings.watch(() => this.emit('desk.changed', this.info()));
     if (!this.db) return;
     const db = this.db;
-    flushOutbox(db, this.factory);
     this.lastSweep = lastSweep(db);
+    this.lastEventAt = lastEventAt(db);
+    this.checked = this.checkLedger();
+    // Nothing is written to the ledger (outbox, sweeps, copies, ingest) before its check has
+    // passed, so a damaged ledger stays as it was found; the wait is the check's time, off the
+    // window's path.
+    this.started = this.checked.then(() => (this.problem || this.closed ? undefined : this.startWork(db)));
+  }
+
+  /** Everything that writes to the ledger while the Desk runs, started once the ledger passed its check. */
+  private startWork(db: Db): Promise<void> | undefined {
+    flushOutbox(db, this.factory);
     this.sweeps = new SweepScheduler({
       sweep: () => sweep(db, this.factory, this.settings.current()),
       onSweep: (report) => {
@@ -104,7 +143,14 @@ class FactorySession {
       ...(this.options.sweepMinGapMs !== undefined ? { minGapMs: this.options.sweepMinGapMs } : {}),
     });
     this.backups = new BackupScheduler({
-      backup: () => backupLedger(db, this.factory),
+      backup: async () => {
+        try {
+          return await backupLedger(db, this.factory, new Date(), this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {});
+        } catch (error) {
+          if (error instanceof LedgerOpenError && error.trouble === 'damaged') this.damaged(ledgerProblem(this.factory, error));
+          throw error;
+        }
+      },
       newestAt: () => {
         const newest = newestBackup(this.factory);
         return newest ? Date.parse(newest.at) : null;
@@ -113,7 +159,7 @@ class FactorySession {
     });
     this.sweeps.start();
     this.backups.start();
-    if (this.options.watch === false) return;
+    if (this.options.watch === false) return undefined;
     this.watcher = new EventsWatcher({
       db,
       factory: this.factory,
@@ -124,9 +170,43 @@ class FactorySession {
     });
     // The first catch-up may be long (a large backlog): it runs in bounded chunks while the
     // window is already answering, and the status bar shows its progress.
-    this.started = this.watcher.start().catch((error: unknown) =>
+    return this.watcher.start().catch((error: unknown) =>
       this.emit('watcher.status', { ...this.watcherStatus(), state: 'error', error: message(error) }),
     );
+  }
+
+  /** The quick check of the ledger, off the window's path; a failed one makes the ledger damaged. */
+  private async checkLedger(): Promise<void> {
+    this.check = 'checking';
+    try {
+      const outcome = await checkLedgerInWorker(ledgerPath(this.factory), {
+        busyTimeoutMs: BUSY_TIMEOUT_MS,
+        schemaVersion: SCHEMA_VERSION,
+        ...(this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {}),
+      });
+      if (outcome.problem === null) this.check = 'passed';
+      else if (outcome.code === null || isDamageCode(outcome.code)) {
+        const file = ledgerPath(this.factory);
+        this.damaged(ledgerProblem(this.factory, new LedgerOpenError(file, damagedMessage(file, outcome.problem), 'damaged')));
+      } else this.check = 'not_run'; // could not run (e.g. locked): the next one will
+    } catch {
+      this.check = 'not_run';
+    }
+    this.emit('desk.changed', this.info());
+  }
+
+  /**
+   * From now on the ledger is damaged: nothing more is written to it (the watcher, sweeps and
+   * copies stop) and the window shows `problem` with its restore offer.
+   */
+  damaged(problem: LedgerProblem): void {
+    if (this.problem) return;
+    this.problem = problem;
+    this.check = 'failed';
+    this.sweeps?.stop();
+    this.backups?.stop();
+    void this.watcher?.stop();
+    this.emit('desk.changed', this.info());
   }
 
   private changed(change: WatcherChange): void {
@@ -140,10 +220,12 @@ class FactorySession {
   }
 
   watcherStatus(): WatcherStatus {
-    return this.watcher?.status() ?? STOPPED;
+    return this.watcher?.status() ?? { ...STOPPED, last_event_at: this.lastEventAt };
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    await this.started;
     this.stopSettings?.();
     this.sweeps?.stop();
     this.backups?.stop();
@@ -213,6 +295,7 @@ export class Desk implements DeskPort {
       factory: s.factory,
       factory_error: s.factoryError,
       ledger_problem: s.problem,
+      ledger_check: s.check,
       os_user: this.osUser,
       settings: s.settings.current(),
       settings_error: s.settings.error(),
@@ -222,11 +305,41 @@ export class Desk implements DeskPort {
     };
   }
 
-  /** The open ledger, or the reason there is none, as the error every ledger channel answers. */
+  /**
+   * The open ledger, or the reason there is none, as the error every ledger channel answers. A
+   * damaged ledger is still read (what it still shows may help), never written: `writable` says no.
+   */
   private db(): Db {
     const s = this.session;
     if (s.db) return s.db;
     throw new ApiError('unavailable', s.factoryError ?? s.problem?.message ?? 'no ledger is open');
+  }
+
+  /** The open ledger for a write, refused (`unavailable`, with the problem) once it is known damaged. */
+  private writable(): Db {
+    const problem = this.session.problem;
+    if (problem) throw new ApiError('unavailable', problem.message);
+    return this.db();
+  }
+
+  /**
+   * Runs a channel; damage a statement meets makes the ledger damaged (as a failed check does)
+   * and the channel answers `unavailable` with the damaged-ledger message.
+   */
+  private guarded<A, R>(name: string, handler: (input: A) => R | Promise<R>): (input: A) => Promise<R> {
+    const writes = WRITE_CHANNELS.has(name);
+    return async (input: A) => {
+      try {
+        // A person's decision is not written to a ledger whose check at start is still running.
+        if (writes) await this.session.checked;
+        return await handler(input);
+      } catch (error) {
+        if (!isDamage(error)) throw error;
+        const problem = damageProblem(this.session.factory, error);
+        this.session.damaged(problem);
+        throw new ApiError('unavailable', this.session.problem?.message ?? problem.message);
+      }
+    };
   }
 
   private async switchTo(factory: string): Promise<DeskInfo> {
@@ -242,7 +355,7 @@ export class Desk implements DeskPort {
 
   /** After a person's decision: re-write the learnings files of the agents it touched, tell the window. */
   private decided<T>(result: T): T {
-    exportPending(this.db(), this.session.factory, this.session.settings.current().learnings.max_per_run);
+    exportPending(this.writable(), this.session.factory, this.session.settings.current().learnings.max_per_run);
     this.emit('ledger.changed', { reason: 'decision' });
     return result;
   }
@@ -254,10 +367,10 @@ export class Desk implements DeskPort {
     };
     const decision = (input: CallArgs<'learnings.reject'> | CallArgs<'learnings.keep'>, kind: 'reject' | 'keep') => {
       const reason = 'reason' in input ? input.reason : undefined;
-      const result = decideLearnings(this.db(), kind, input.target, { by: input.by, reason, now: now() });
+      const result = decideLearnings(this.writable(), kind, input.target, { by: input.by, reason, now: now() });
       return this.decided({ changed: result.changed });
     };
-    return {
+    const handlers = {
       'desk.info': () => this.info(),
       'factory.open': async (input) => {
         let target = input.path;
@@ -277,18 +390,18 @@ export class Desk implements DeskPort {
       'learnings.reject': (input) => decision(input, 'reject'),
       'learnings.keep': (input) => decision(input, 'keep'),
       'learnings.undo': (input) => {
-        const result = undoDecisions(this.db(), input.ids, { by: input.by, now: now() });
+        const result = undoDecisions(this.writable(), input.ids, { by: input.by, now: now() });
         return this.decided({ changed: result.changed });
       },
       'help.list': (input) => listHelp(this.db(), input),
       'help.detail': (input) => helpDetail(this.db(), input.id),
       'help.reply': (input) => {
-        const request = reply(this.db(), this.session.factory, input, this.osUser);
+        const request = reply(this.writable(), this.session.factory, input, this.osUser);
         this.emit('ledger.changed', { reason: 'reply' });
         return request;
       },
       'help.resolve': (input) => {
-        const request = resolve(this.db(), input, this.osUser);
+        const request = resolve(this.writable(), input, this.osUser);
         this.emit('ledger.changed', { reason: 'resolve' });
         return request;
       },
@@ -312,5 +425,8 @@ export class Desk implements DeskPort {
         return this.switchTo(factory);
       },
     } satisfies { [C in keyof Handlers]: (input: CallArgs<C>) => Promise<CallOutput<C>> | CallOutput<C> };
+    return Object.fromEntries(
+      Object.entries(handlers).map(([name, handler]) => [name, this.guarded(name, handler as (input: unknown) => unknown)]),
+    ) as unknown as Handlers;
   }
 }

@@ -8,35 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { backupLedger } from '../../electron/node/backup.js';
 import { ledgerPath, openDb } from '../../electron/node/store/db.js';
 import { runIn } from '../support/cli.js';
+import { AGENT_COMMANDS, LEDGER_COMMANDS } from '../support/commands.js';
 import { proposed } from '../support/events.js';
 import { appendEvents, freshFactoryEachTest, writeSettings } from '../support/factory.js';
 
 let factory: string;
 freshFactoryEachTest('layover-access-', (dir) => (factory = dir));
-
-/** The commands that open the ledger, each with the words it needs to get that far. */
-const LEDGER_COMMANDS: string[][] = [
-  ['ingest'],
-  ['learnings'],
-  ['runs'],
-  ['help-requests'],
-  ['chains'],
-  ['sweep'],
-  ['backup'],
-  ['reject', '--by', 'Ana', 'lrn_1'],
-  ['keep', '--by', 'Ana', 'lrn_1'],
-  ['undo', '--by', 'Ana', 'lrn_1'],
-  ['reply', '--request', 'hlp_1', '--by', 'Ana', '--answer', 'yes'],
-  ['resolve', '--request', 'hlp_1', '--by', 'Ana'],
-];
-
-/** The agent side: they append events and only peek into the ledger. */
-const AGENT_COMMANDS: string[][] = [
-  ['propose', '--agent', 'builder', 'Run the migrations before the integration test suite.'],
-  ['ask', '--agent', 'builder', '--run', 'r1', '--chain', 'c1', 'Which token may I use?'],
-  ['run', 'start', '--agent', 'builder', '--run', 'r1', '--chain', 'c1'],
-  ['run', 'finish', '--agent', 'builder', '--run', 'r1', '--outcome', 'succeeded'],
-];
 
 /** A ledger with one learning in it, and a safety copy of it. */
 async function ledgerWithCopy(): Promise<{ file: string }> {

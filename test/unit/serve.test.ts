@@ -106,6 +106,8 @@ describe('layover-desk serve', () => {
     watched.length = 0;
     const served = await serving(['--poll']);
     expect(served.cli.out()).toContain('Watching events/ by polling');
+    // The watcher starts once the ledger has passed its check, in the background.
+    await eventually(() => watched.length === 1, 'the watcher starts');
     expect(watched).toEqual([expect.objectContaining({ usePolling: true })]);
     appendEvents(served.factory, runStarted({ at: '2026-03-01T08:00:00.000Z', run: 'r1', agent: 'builder' }));
     await eventually(
@@ -120,9 +122,11 @@ describe('layover-desk serve', () => {
     watched.length = 0;
     const byEnv = await serving([], { LAYOVER_POLL: '1' });
     expect(byEnv.cli.out()).toContain('Watching events/ by polling');
+    await eventually(() => watched.length === 1, 'the first watcher starts');
     expect(await byEnv.stop()).toBe(0);
     const plain = await serving([]);
     expect(plain.cli.out()).not.toContain('polling');
+    await eventually(() => watched.length === 2, 'the second watcher starts');
     expect(await plain.stop()).toBe(0);
     expect(watched.map((options) => options.usePolling)).toEqual([true, false]);
   });

@@ -52,7 +52,12 @@ export function sqliteCode(error: unknown): string | null {
  */
 export function isDamage(error: unknown): boolean {
   const code = sqliteCode(error);
-  return code !== null && (code.startsWith('SQLITE_CORRUPT') || code.startsWith('SQLITE_NOTADB'));
+  return code !== null && isDamageCode(code);
+}
+
+/** Whether a SQLite result code (extended codes included) says the file is damaged. */
+export function isDamageCode(code: string): boolean {
+  return code.startsWith('SQLITE_CORRUPT') || code.startsWith('SQLITE_NOTADB');
 }
 
 /** Whether another connection holds the ledger past the busy timeout (SQLITE_BUSY / SQLITE_LOCKED). */
