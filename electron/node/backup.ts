@@ -214,6 +214,11 @@ export function ledgerProblem(factory: string, error: LedgerOpenError): LedgerPr
       newest_backup: null,
     };
   }
+  // A ledger SQLite could not open for a reason of the machine (disk full, no permission) is not
+  // damaged: the cure is the fault's, and a restore would not help.
+  if (error.trouble === 'unusable') {
+    return { file: error.file, message: `${error.message}. Nothing was written to the ledger.`, newest_backup: null };
+  }
   const newest = newestGoodBackup(factory);
   return {
     file: error.file,

@@ -8,7 +8,19 @@
  * line that could not be appended was not half written. The stack trace is still there for a
  * bug report, behind `--debug`.
  */
-import { isLocked, sqliteCode } from './store/db.js';
+
+/** The code of an error SQLite (better-sqlite3's SqliteError) raised, extended codes included, or null. */
+export function sqliteCode(error: unknown): string | null {
+  if (!(error instanceof Error) || error.name !== 'SqliteError') return null;
+  const code = (error as Error & { code?: unknown }).code;
+  return typeof code === 'string' ? code : null;
+}
+
+/** Whether another connection holds the ledger past the busy timeout (SQLITE_BUSY / SQLITE_LOCKED). */
+export function isLocked(error: unknown): boolean {
+  const code = sqliteCode(error);
+  return code !== null && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
+}
 
 /** The code of an I/O error from Node (`ENOSPC`, …) or SQLite (`SQLITE_FULL`, …), or null. */
 function faultCode(error: unknown): string | null {
@@ -37,7 +49,7 @@ const FAULTS: readonly { codes: readonly string[]; what: string; advice: string 
   },
   {
     codes: ['ENOTDIR'],
-    what: 'a file is in the way of a folder',
+    what: 'part of this path is a file where a folder belongs',
     advice: 'a folder of the factory is needed there; move the file aside and run it again',
   },
   {

@@ -13,6 +13,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { faultMessage, isLocked, sqliteCode } from '../faults.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 
 export type Db = Database.Database;
@@ -38,13 +39,6 @@ export class LedgerOpenError extends Error {
   }
 }
 
-/** The code of an error SQLite (better-sqlite3's SqliteError) raised, extended codes included, or null. */
-export function sqliteCode(error: unknown): string | null {
-  if (!(error instanceof Error) || error.name !== 'SqliteError') return null;
-  const code = (error as Error & { code?: unknown }).code;
-  return typeof code === 'string' ? code : null;
-}
-
 /**
  * Whether SQLite found the file damaged: SQLITE_CORRUPT (and its extended codes such as
  * SQLITE_CORRUPT_INDEX) or SQLITE_NOTADB. These can surface at any statement, not only at
@@ -58,12 +52,6 @@ export function isDamage(error: unknown): boolean {
 /** Whether a SQLite result code (extended codes included) says the file is damaged. */
 export function isDamageCode(code: string): boolean {
   return code.startsWith('SQLITE_CORRUPT') || code.startsWith('SQLITE_NOTADB');
-}
-
-/** Whether another connection holds the ledger past the busy timeout (SQLITE_BUSY / SQLITE_LOCKED). */
-export function isLocked(error: unknown): boolean {
-  const code = sqliteCode(error);
-  return code !== null && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
 }
 
 /**
@@ -124,7 +112,8 @@ export function openDb(file: string, options: OpenOptions = {}): Db {
     if (error instanceof LedgerOpenError) throw error;
     if (isLocked(error)) throw new LedgerOpenError(file, `cannot open the ledger ${file}: another program holds it locked`, 'locked');
     if (isDamage(error)) throw new LedgerOpenError(file, damagedMessage(file, (error as Error).message), 'damaged');
-    throw new LedgerOpenError(file, `cannot open the ledger ${file}: ${(error as Error).message}`);
+    const fault = faultMessage(error, file);
+    throw new LedgerOpenError(file, fault === null ? `cannot open the ledger ${file}: ${(error as Error).message}` : `cannot open the ledger: ${fault}`);
   }
 }
 
