@@ -18,7 +18,9 @@ function mount(args: string[], dir: string): void {
   try {
     execFileSync('mount', [...args, dir], { stdio: 'pipe' });
   } catch (error) {
-    throw new Error(`these fault tests need mount(8) as root (they use a real tmpfs and read-only mount): ${(error as Error).message}`);
+    throw new Error(`these fault tests need mount(8) as root (they use a real tmpfs and read-only mount): ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 }
 
