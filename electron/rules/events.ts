@@ -332,7 +332,6 @@ const PARSERS: Record<EventType, (fields: Fields, at: string) => FactoryEvent> =
 
 function parse(line: string): FactoryEvent {
   if (line.includes('\u0000')) throw new Refused('the line holds a NUL byte');
-  if (line.includes('\uFFFD')) throw new Refused('the line is invalid UTF-8 (it holds U+FFFD, left where bytes could not be decoded)');
   if (utf8LengthExceeds(line, MAX_LINE_BYTES)) throw new Refused('the line is longer than 64 KiB');
   if (line.trim().length === 0) throw new Refused('the line is empty');
 
