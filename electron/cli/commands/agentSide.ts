@@ -4,7 +4,7 @@
  * the Desk would refuse; the refusal reaches the agent at once instead (exit 2).
  */
 import fs from 'node:fs';
-import { parseEventLine, serializeEvent, AGENT_NAME, type FactoryEvent } from '../../rules/events.js';
+import { agentNameProblem, parseEventLine, serializeEvent, type FactoryEvent } from '../../rules/events.js';
 import { appendEventLine, learningsFileFor } from '../../node/factory.js';
 import { readLearningsFile, type LearningsFile } from '../../node/exporter.js';
 import { Refusal, requiredOption, type ParsedArgs } from '../command.js';
@@ -37,11 +37,8 @@ export function appendValidated(root: string, raw: Record<string, unknown>): { e
 }
 
 export function checkAgent(agent: string): void {
-  if (!AGENT_NAME.test(agent)) {
-    throw new Refusal(
-      `--agent ${JSON.stringify(agent)} is not an agent name: 1-64 of a-z 0-9 _ -, starting with a letter or digit`,
-    );
-  }
+  const problem = agentNameProblem(agent);
+  if (problem !== null) throw new Refusal(`--agent ${JSON.stringify(agent)} ${problem}`);
 }
 
 /** `--agent A`, required and checked as a name (it becomes a file name). */
