@@ -63,9 +63,13 @@ export class Failure extends Error {
   }
 }
 
-/** Options every command that touches a factory takes. */
+/**
+ * Options every command that touches a factory takes. `--create` lets a command that opens the
+ * ledger make a new factory of a folder that is not one yet (see `factoryTarget`).
+ */
 export const FACTORY_OPTION: Options = {
   factory: { type: 'string', short: 'f' },
+  create: { type: 'boolean' },
 };
 export const JSON_OPTION: Options = {
   json: { type: 'boolean' },
@@ -119,6 +123,17 @@ export function intOption(args: ParsedArgs, name: string, fallback: number): num
 /** The factory a command works on: `--factory DIR`, else `LAYOVER_FACTORY`, else the cwd. */
 export function factoryDir(args: ParsedArgs, io: CliIo): string {
   return stringOption(args, 'factory') ?? io.env.LAYOVER_FACTORY ?? io.cwd;
+}
+
+/** The factory a command opens the ledger of, and whether it may make a new factory of the folder. */
+export interface FactoryTarget {
+  dir: string;
+  create: boolean;
+}
+
+/** `factoryDir`, with `--create`: a folder that is not a factory yet is only made one when asked. */
+export function factoryTarget(args: ParsedArgs, io: CliIo): FactoryTarget {
+  return { dir: factoryDir(args, io), create: flagOption(args, 'create') };
 }
 
 export function printJson(io: CliIo, value: unknown): void {

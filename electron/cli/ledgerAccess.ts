@@ -4,7 +4,8 @@
  * command met it (SPEC 9: 0 done, 2 refused or bad input, 1 failure):
  *
  * - a factory folder that does not exist (a typo in `--factory`) is refused, exit 2, and no empty
- *   factory is created in its place;
+ *   factory is created in its place; nor is a folder that exists but is not a factory yet made
+ *   one, unless `--create` says so;
  * - a ledger that cannot be used (damaged, written by a newer Desk, locked by another program,
  *   missing or empty in a factory with a history) is a failure, exit 1, reported with the file,
  *   the newest good safety copy and the `layover-desk restore` command to type; nothing is
@@ -29,13 +30,13 @@ import os from 'node:os';
 import path from 'node:path';
 import type { LedgerProblem } from '../../shared/api.js';
 import { damageProblem, ledgerProblem, openFactoryLedger } from '../node/backup.js';
-import { assertFactory, FactoryMissingError } from '../node/factory.js';
+import { assertFactory, FactoryMissingError, isFactory } from '../node/factory.js';
 import { faultMessage } from '../node/faults.js';
 import { ledgerSettings, SettingsSource } from '../node/settingsFile.js';
 import { isDamage, LedgerOpenError, ledgerPath, openDb, type Db } from '../node/store/db.js';
 import { readLastGoodSettings } from '../node/store/meta.js';
 import type { Settings } from '../rules/settings.js';
-import { Failure, Refusal, type CliIo } from './command.js';
+import { Failure, Refusal, type CliIo, type FactoryTarget } from './command.js';
 
 export interface FactoryLedger {
   /** The factory folder, resolved. */
@@ -157,12 +158,18 @@ function reportSettings(source: SettingsSource, io: CliIo): void {
  * whatever happens.
  */
 export async function withLedger<T>(
-  factory: string,
+  target: FactoryTarget,
   io: CliIo,
   work: (ledger: FactoryLedger) => T | Promise<T>,
   options: LedgerAccessOptions = {},
 ): Promise<T> {
-  const root = existingFactory(factory);
+  const root = existingFactory(target.dir);
+  if (!target.create && !isFactory(root)) {
+    throw new Refusal(
+      `${root} is not a factory yet (no events/, layover.toml or .layover/ in it): ` +
+        'check --factory, or give --create to make it a new factory',
+    );
+  }
   const ledger = openLedger(root, options);
   const db = ledger.db;
   try {

@@ -21,7 +21,7 @@ import {
 } from './command.js';
 
 /** The store's errors that mean "no" (exit 2); its others (`unavailable`, `failure`) are failures (exit 1). */
-const REFUSED_CODES: ReadonlySet<ApiErrorCode> = new Set(['refused', 'not_found', 'bad_input']);
+const REFUSED_CODES: ReadonlySet<ApiErrorCode> = new Set(['refused', 'not_found', 'bad_input', 'needs_confirmation']);
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.join(' ').length), 4);
@@ -33,8 +33,9 @@ function overview(): string {
     ...lines,
     '',
     'Every command takes --factory DIR (default: $LAYOVER_FACTORY, else the current folder)',
-    'where it touches a factory, --json on listings, --help, and --debug (a failure also',
-    'prints its stack trace, for a bug report).',
+    'where it touches a factory, --create to make a new factory of a folder that is not one',
+    'yet, --json on listings, --help, and --debug (a failure also prints its stack trace,',
+    'for a bug report).',
     'Exit codes: 0 done, 2 refused or bad input (reason on stderr), 1 failure.',
   ].join('\n');
 }

@@ -54,7 +54,7 @@ import { lastSweep, listSweeps, sweep, SweepScheduler } from './sweep.js';
 import { EventsWatcher, type WatcherChange } from './watcher.js';
 import type { DeskOpenOptions, DeskPort, PushListener } from './host/deskPort.js';
 import { appVersion } from './paths.js';
-import { isDirectory } from './factory.js';
+import { isDirectory, isFactory } from './factory.js';
 
 export interface DeskOptions extends DeskOpenOptions {
   /** Watch `events/` (default true). */
@@ -244,6 +244,8 @@ export class Desk implements DeskPort {
   private session: FactorySession;
   private readonly listeners = new Set<PushListener>();
   private readonly osUser: string;
+  /** The folder last asked to open that is not a factory yet: what `factory.open {create: true}` confirms. */
+  private unconfirmed: string | null = null;
   readonly handlers: Handlers;
 
   private constructor(
@@ -373,7 +375,7 @@ export class Desk implements DeskPort {
     const handlers = {
       'desk.info': () => this.info(),
       'factory.open': async (input) => {
-        let target = input.path;
+        let target = input.path ?? (input.create ? this.unconfirmed : null) ?? undefined;
         if (target === undefined) {
           if (!this.options.chooseFolder) {
             throw new ApiError('bad_input', 'type the path of the factory folder to open');
@@ -383,6 +385,14 @@ export class Desk implements DeskPort {
           target = chosen;
         }
         if (!isDirectory(target)) throw new ApiError('refused', `the folder ${target} does not exist`);
+        if (!input.create && !isFactory(target)) {
+          this.unconfirmed = target;
+          throw new ApiError(
+            'needs_confirmation',
+            `${path.resolve(target)} is not a factory yet (no events/, layover.toml or .layover/ in it). Make it a new factory?`,
+          );
+        }
+        this.unconfirmed = null;
         return this.switchTo(target);
       },
       'learnings.query': (input) => queryLearnings(this.db(), input),

@@ -59,6 +59,17 @@ export function assertFactory(factory: string): string {
   return root;
 }
 
+/**
+ * Whether `dir` is a factory already: it holds one of the parts the factory or the Desk make
+ * (events/, layover.toml, .layover/, learnings/, chains/). Any other folder is only made a
+ * factory when the operator says so, so a mistyped path to some existing folder (a home folder,
+ * a project) does not quietly get a ledger and a `.layover` folder.
+ */
+export function isFactory(dir: string): boolean {
+  const paths = factoryPaths(dir);
+  return [paths.events, paths.settings, paths.desk, paths.learnings, paths.chains].some((part) => fs.existsSync(part));
+}
+
 /** The events file of the UTC day of `now`: `events/YYYY-MM-DD.jsonl`. */
 export function eventsFileFor(factory: string, now: Date = new Date()): string {
   return path.join(factoryPaths(factory).events, `${now.toISOString().slice(0, 10)}.jsonl`);

@@ -28,6 +28,19 @@ async function ledgerWithCopy(): Promise<{ file: string }> {
 }
 
 describe('how a command reaches its factory', () => {
+  it('a folder that is not a factory yet is refused (exit 2) by every command that opens the ledger, and is made one only with --create', async () => {
+    for (const argv of LEDGER_COMMANDS.filter(([name]) => name !== 'backup')) {
+      const result = await runIn(factory, ...argv);
+      expect({ argv, code: result.code }).toEqual({ argv, code: 2 });
+      expect(result.stderr).toContain(`${factory} is not a factory yet (no events/, layover.toml or .layover/ in it): check --factory, or give --create`);
+    }
+    expect(fs.readdirSync(factory)).toEqual([]);
+    const created = await runIn(factory, 'ingest', '--create');
+    expect(created.code).toBe(0);
+    expect(fs.existsSync(ledgerPath(factory))).toBe(true);
+    expect((await runIn(factory, 'learnings')).code).toBe(0);
+  });
+
   it('a factory folder that does not exist is refused (exit 2) by every command, named, and not created', async () => {
     const missing = path.join(factory, 'no-such-factory');
     for (const argv of [...LEDGER_COMMANDS, ...AGENT_COMMANDS, ['backups'], ['restore', 'ledger-2026-11-20T09-00-00Z.sqlite']]) {
@@ -74,6 +87,7 @@ describe('how a command reaches its factory', () => {
   });
 
   it('a refusal by the store (an unknown request) is exit 2 with its message, not a stack trace', async () => {
+    fs.mkdirSync(path.join(factory, 'events'));
     const unknown = await runIn(factory, 'resolve', '--request', 'hlp_nope', '--by', 'Ana');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/hlp_nope/);

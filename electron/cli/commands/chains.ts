@@ -1,4 +1,4 @@
-import { FACTORY_OPTION, JSON_OPTION, factoryDir, printList, stringOption, type Command } from '../command.js';
+import { FACTORY_OPTION, JSON_OPTION, factoryTarget, printList, stringOption, type Command } from '../command.js';
 import { plural } from '../format.js';
 import { LISTING, withLedger } from '../ledgerAccess.js';
 import { listChains } from '../../node/store/help.js';
@@ -23,7 +23,7 @@ export const chainsCommand: Command = {
     agent: { type: 'string' },
   },
   async run(args, io) {
-    const { rows } = await withLedger(factoryDir(args, io), io, ({ db }) =>
+    const { rows } = await withLedger(factoryTarget(args, io), io, ({ db }) =>
       listChains(db, { agent: stringOption(args, 'agent'), offset: 0, limit: Number.MAX_SAFE_INTEGER }),
       LISTING,
     );

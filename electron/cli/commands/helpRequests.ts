@@ -1,4 +1,4 @@
-import { FACTORY_OPTION, JSON_OPTION, factoryDir, flagOption, printList, stringOption, type Command } from '../command.js';
+import { FACTORY_OPTION, JSON_OPTION, factoryTarget, flagOption, printList, stringOption, type Command } from '../command.js';
 import { clip } from '../format.js';
 import { LISTING, withLedger } from '../ledgerAccess.js';
 import { listHelp } from '../../node/store/help.js';
@@ -29,7 +29,7 @@ export const helpRequestsCommand: Command = {
   },
   async run(args, io) {
     const agent = stringOption(args, 'agent');
-    const { rows } = await withLedger(factoryDir(args, io), io, ({ db }) =>
+    const { rows } = await withLedger(factoryTarget(args, io), io, ({ db }) =>
       listHelp(db, { open: flagOption(args, 'open'), agent, offset: 0, limit: Number.MAX_SAFE_INTEGER }),
       LISTING,
     );

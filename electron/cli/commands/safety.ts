@@ -43,7 +43,7 @@ export const backupCommand: Command = {
     if (!fs.existsSync(ledgerPath(factory))) {
       throw new Refusal(`there is no ledger at ${ledgerPath(factory)} yet: nothing to copy`);
     }
-    return withLedger(factory, io, async ({ db, root }) => {
+    return withLedger({ dir: factory, create: false }, io, async ({ db, root }) => {
       const info = await backupLedger(db, root, new Date());
       if (flagOption(args, 'json')) printJson(io, info);
       else io.stdout(`Safety copy written: ${info.file} (${formatSize(info.size)})\n`);
