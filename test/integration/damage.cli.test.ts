@@ -112,13 +112,17 @@ describe('a ledger damaged past its first page', () => {
   it('a damaged ledger is never copied, so its copies cannot push a good one out of the seven kept', async () => {
     createDemoFactory(factory);
     const db = openDb(ledgerPath(factory));
-    cleanups.push(() => db.close());
+    cleanups.push(() => {
+      if (db.open) db.close();
+    });
     for (let day = 1; day <= KEEP_BACKUPS; day++) await backupLedger(db, factory, new Date(Date.UTC(2026, 10, day, 3)));
     const kept = listBackups(factory).map((b) => b.name);
     db.close();
     damage(ledgerPath(factory));
     const damaged = openDb(ledgerPath(factory));
-    cleanups.push(() => damaged.close());
+    cleanups.push(() => {
+      damaged.close();
+    });
     for (let day = 20; day < 23; day++) {
       const attempt = backupLedger(damaged, factory, new Date(Date.UTC(2026, 10, day, 3)));
       await expect(attempt).rejects.toThrow(LedgerOpenError);
@@ -131,7 +135,9 @@ describe('a ledger damaged past its first page', () => {
   it('the copy just made is never rotated out, even when seven copies are dated later (a clock set back)', async () => {
     createDemoFactory(factory);
     const db = openDb(ledgerPath(factory));
-    cleanups.push(() => db.close());
+    cleanups.push(() => {
+      if (db.open) db.close();
+    });
     for (let day = 1; day <= KEEP_BACKUPS; day++) await backupLedger(db, factory, new Date(Date.UTC(2030, 0, day)));
     const made = await backupLedger(db, factory, new Date(Date.UTC(2026, 10, 30)));
     expect(listBackups(factory).map((b) => b.name)).toContain(made.name);
