@@ -32,6 +32,7 @@ import type { LedgerProblem } from '../../shared/api.js';
 import { damageProblem, ledgerProblem, openFactoryLedger } from '../node/backup.js';
 import { assertFactory, FactoryMissingError, isFactory } from '../node/factory.js';
 import { faultMessage } from '../node/faults.js';
+import { flushJournal } from '../node/journal.js';
 import { ledgerSettings, SettingsSource } from '../node/settingsFile.js';
 import { isDamage, LedgerOpenError, ledgerPath, openDb, type Db } from '../node/store/db.js';
 import { readLastGoodSettings } from '../node/store/meta.js';
@@ -177,7 +178,11 @@ export async function withLedger<T>(
     const settingsError = source.error();
     if (settingsError !== null && options.strictSettings !== undefined) throw new Refusal(`${options.strictSettings}: ${settingsError}`);
     reportSettings(source, io);
-    return await work({ root, db, settings: source.current(), settingsError });
+    // Journal lines a crash left unwritten go first, this command's own after it (SPEC 6).
+    if (!options.listing) flushJournal(db, root);
+    const result = await work({ root, db, settings: source.current(), settingsError });
+    if (!options.listing) flushJournal(db, root);
+    return result;
   } catch (error) {
     // Damage the quick check did not see (or that happened since) is met by a statement.
     if (isDamage(error)) throw ledgerFailure(root, damageProblem(root, error));

@@ -38,6 +38,7 @@ import {
   restoreBackup,
   RestoreRefused,
 } from './backup.js';
+import { catchUpRestored, flushJournal } from './journal.js';
 import { checkLedgerInWorker } from './ledgerWorker.js';
 import { exportPending } from './exporter.js';
 import { flushOutbox } from './outbox.js';
@@ -132,6 +133,7 @@ class FactorySession {
   /** Everything that writes to the ledger while the Desk runs, started once the ledger passed its check. */
   private startWork(db: Db): Promise<void> | undefined {
     flushOutbox(db, this.factory);
+    flushJournal(db, this.factory);
     this.sweeps = new SweepScheduler({
       sweep: () => sweep(db, this.factory, this.settings.current()),
       onSweep: (report) => {
@@ -357,6 +359,7 @@ export class Desk implements DeskPort {
 
   /** After a person's decision: re-write the learnings files of the agents it touched, tell the window. */
   private decided<T>(result: T): T {
+    flushJournal(this.writable(), this.session.factory);
     exportPending(this.writable(), this.session.factory, this.session.settings.current().learnings.max_per_run);
     this.emit('ledger.changed', { reason: 'decision' });
     return result;
@@ -407,11 +410,13 @@ export class Desk implements DeskPort {
       'help.detail': (input) => helpDetail(this.db(), input.id),
       'help.reply': (input) => {
         const request = reply(this.writable(), this.session.factory, input, this.osUser);
+        flushJournal(this.writable(), this.session.factory);
         this.emit('ledger.changed', { reason: 'reply' });
         return request;
       },
       'help.resolve': (input) => {
         const request = resolve(this.writable(), input, this.osUser);
+        flushJournal(this.writable(), this.session.factory);
         this.emit('ledger.changed', { reason: 'resolve' });
         return request;
       },
@@ -431,6 +436,14 @@ export class Desk implements DeskPort {
           await this.switchTo(factory);
           if (error instanceof RestoreRefused) throw new ApiError('refused', error.message);
           throw error;
+        }
+        // The event lines and journaled decisions since the copy are made again before the
+        // window sees the restored ledger (SPEC 6).
+        const restored = openFactoryLedger(factory, this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {});
+        try {
+          catchUpRestored(restored, factory, ledgerSettings(factory, restored).current());
+        } finally {
+          restored.close();
         }
         return this.switchTo(factory);
       },

@@ -14,6 +14,7 @@
 import { ulid } from 'ulid';
 import type { HistoryKind, Impact, Learning, LearningState, ProposalOutcome } from '../../../shared/domain.js';
 import type { LearningFilter, LearningTarget } from '../../../shared/api.js';
+import { journalDecision, type Replaying } from './journal.js';
 import {
   decideProposal,
   isActive,
@@ -496,7 +497,17 @@ function loadMany(db: Db, ids: string[]): Map<string, Learning> {
 }
 
 /** Reject or keep the targeted learnings in one transaction, each with its history line. */
-export function decideLearnings(db: Db, kind: 'reject' | 'keep', target: LearningTarget, input: DecisionInput): DecisionResult {
+/**
+ * Rejects or keeps learnings, a person's decision: journaled (store/journal.ts) in the same
+ * transaction, by the ids it changed, so that made again from the journal it changes the same.
+ */
+export function decideLearnings(
+  db: Db,
+  kind: 'reject' | 'keep',
+  target: LearningTarget,
+  input: DecisionInput,
+  replaying?: Replaying,
+): DecisionResult {
   const by = input.by.trim();
   if (by === '') throw new Error('a decision needs the name of the person making it');
   const at = input.now.toISOString();
@@ -533,6 +544,7 @@ export function decideLearnings(db: Db, kind: 'reject' | 'keep', target: Learnin
     }
     result.agents = [...agents].sort();
     markExportPending(db, result.agents);
+    if (result.changed.length > 0) journalDecision(db, { what: kind, at, by, ids: result.changed, reason }, replaying);
     return result;
   }).immediate();
 }
@@ -542,7 +554,8 @@ export function decideLearnings(db: Db, kind: 'reject' | 'keep', target: Learnin
  * decision overwrote. Undos stack: a second undo reaches the decision before the one undone.
  * A decision is undone only while the learning is still in the state it left it in.
  */
-export function undoDecisions(db: Db, ids: readonly string[], input: DecisionInput): DecisionResult {
+/** Undoes the last decisions on learnings; journaled as `decideLearnings` is. */
+export function undoDecisions(db: Db, ids: readonly string[], input: DecisionInput, replaying?: Replaying): DecisionResult {
   const by = input.by.trim();
   if (by === '') throw new Error('an undo needs the name of the person making it');
   const at = input.now.toISOString();
@@ -592,6 +605,7 @@ export function undoDecisions(db: Db, ids: readonly string[], input: DecisionInp
     }
     result.agents = [...agents].sort();
     markExportPending(db, result.agents);
+    if (result.changed.length > 0) journalDecision(db, { what: 'undo', at, by, ids: result.changed }, replaying);
     return result;
   }).immediate();
 }
