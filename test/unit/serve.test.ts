@@ -107,7 +107,11 @@ describe('layover-desk serve', () => {
     const served = await serving(['--poll']);
     expect(served.cli.out()).toContain('Watching events/ by polling');
     // The watcher starts once the ledger has passed its check, in the background.
-    await eventually(() => watched.length === 1, 'the watcher starts');
+    await eventually(
+      async () => ((await served.call('desk.info', {})).value as { watcher: { state: string } }).watcher.state === 'watching',
+      'the watcher has caught up',
+      10_000,
+    );
     expect(watched).toEqual([expect.objectContaining({ usePolling: true })]);
     appendEvents(served.factory, runStarted({ at: '2026-03-01T08:00:00.000Z', run: 'r1', agent: 'builder' }));
     await eventually(
