@@ -346,6 +346,17 @@ export function restoreBackup(factory: string, name: string, now: Date = new Dat
     throw new RestoreRefused(`the safety copy ${backup.name} cannot be restored: ${problem}`);
   }
 
+  const moved = moveLedgerAside(factory, now);
+  fs.renameSync(temporary, ledger);
+  return { restored: backup.name, moved_aside: moved };
+}
+
+/**
+ * Renames the factory's ledger and its -wal/-shm files to `ledger.sqlite.broken-<time>` (kept,
+ * never deleted: it may still be recoverable by other means). Returns the new names.
+ */
+export function moveLedgerAside(factory: string, now: Date): string[] {
+  const ledger = ledgerPath(factory);
   const aside = `${ledger}.broken-${fileTime(now)}`;
   const moved: string[] = [];
   for (const suffix of ['', '-wal', '-shm']) {
@@ -354,8 +365,7 @@ export function restoreBackup(factory: string, name: string, now: Date = new Dat
     fs.renameSync(from, aside + suffix);
     moved.push(aside + suffix);
   }
-  fs.renameSync(temporary, ledger);
-  return { restored: backup.name, moved_aside: moved };
+  return moved;
 }
 
 export interface BackupSchedulerOptions {

@@ -138,3 +138,38 @@ export function appendEventLine(factory: string, line: string, now: Date = new D
   fs.appendFileSync(file, bytes);
   return file;
 }
+
+/**
+ * `.layover/swept.jsonl`: the event files sweeps have deleted, one `{"at", "file"}` line each.
+ * Once one is gone, what it held is only in the ledger and its safety copies, so the ledger can
+ * no longer be made again from the event files (`layover-desk rebuild` reads this to refuse).
+ */
+export function sweptNotePath(factory: string): string {
+  return path.join(factoryPaths(factory).desk, 'swept.jsonl');
+}
+
+/** Notes event files a sweep is about to delete (before it deletes them). */
+export function noteSweptEventFiles(factory: string, names: readonly string[], at: string): void {
+  if (names.length === 0) return;
+  const file = sweptNotePath(factory);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.appendFileSync(file, names.map((name) => `${JSON.stringify({ at, file: `events/${name}` })}\n`).join(''));
+}
+
+/** The first event file a sweep deleted, or null when none has been. */
+export function firstSweptEventFile(factory: string): { at: string; file: string } | null {
+  let text: string;
+  try {
+    text = fs.readFileSync(sweptNotePath(factory), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  const first = text.split('\n')[0];
+  if (!first) return null;
+  try {
+    return JSON.parse(first) as { at: string; file: string };
+  } catch {
+    return { at: 'an unknown time', file: 'an event file' };
+  }
+}

@@ -22,7 +22,7 @@ import { ingestSync } from './ingest.js';
 import { flushOutbox } from './outbox.js';
 import { reply, resolve } from './store/help.js';
 import { decideLearnings, undoDecisions } from './store/learnings.js';
-import { lastJournalSeq, markJournalWritten, unwrittenJournal, type JournalEntry } from './store/journal.js';
+import { lastJournalSeq, learningIdsNow, markJournalWritten, unwrittenJournal, type JournalEntry } from './store/journal.js';
 import type { Db } from './store/db.js';
 
 export function journalPath(factory: string): string {
@@ -106,10 +106,10 @@ function replay(db: Db, factory: string, entry: JournalEntry): void {
   switch (entry.what) {
     case 'reject':
     case 'keep':
-      decideLearnings(db, entry.what, { ids: entry.ids }, { by: entry.by, reason: entry.reason, now }, replaying);
+      decideLearnings(db, entry.what, { ids: learningIdsNow(db, entry.learnings) }, { by: entry.by, reason: entry.reason, now }, replaying);
       break;
     case 'undo':
-      undoDecisions(db, entry.ids, { by: entry.by, now }, replaying);
+      undoDecisions(db, learningIdsNow(db, entry.learnings), { by: entry.by, now }, replaying);
       break;
     case 'reply': {
       const input = { id: entry.id, answer: entry.answer, by: entry.by, workflow: entry.workflow, flags: entry.flags, routes: entry.routes };

@@ -11,7 +11,7 @@ import { journalPath, readJournal } from '../../electron/node/journal.js';
 import { ledgerPath, openDb } from '../../electron/node/store/db.js';
 import { decideLearnings } from '../../electron/node/store/learnings.js';
 import { jsonIn, runIn } from '../support/cli.js';
-import { proposed } from '../support/events.js';
+import { helpRequested, proposed, runStarted } from '../support/events.js';
 import { appendEvents, freshFactoryEachTest } from '../support/factory.js';
 
 let factory: string;
@@ -37,6 +37,11 @@ async function everythingListed(): Promise<Record<string, unknown>> {
     runs: await jsonIn(factory, 'runs', '--limit', '100000'),
     chainFiles,
   };
+}
+
+function withoutLearningIds(listed: Record<string, unknown>): Record<string, unknown> {
+  const learnings = (listed.learnings as { id: string }[]).map(({ id: _id, ...rest }) => rest);
+  return { ...listed, learnings };
 }
 
 function xorPastFirstPage(file: string): void {
@@ -80,9 +85,10 @@ describe('the decisions journal', () => {
       proposed({ at: '2026-11-20T08:01:00.000Z', agent: 'builder', text: 'the staging database resets every sunday night' }),
     );
     await ok('ingest');
-    const [a, b] = (await jsonIn<{ id: string }[]>(factory, 'learnings')).map((l) => l.id) as [string, string];
+    const [first, second] = await jsonIn<{ id: string; text: string }[]>(factory, 'learnings');
+    const [a, b] = [first!.id, second!.id];
     await ok('reject', '--by', 'Ana', a);
-    expect(readJournal(factory)).toMatchObject([{ seq: 1, what: 'reject', by: 'Ana', ids: [a] }]);
+    expect(readJournal(factory)).toMatchObject([{ seq: 1, what: 'reject', by: 'Ana', learnings: [{ id: a }] }]);
 
     // The commit happens, the process dies before the append, and the append before it was torn.
     fs.appendFileSync(journalPath(factory), '{"seq":2,"at":"2026-11-2');
@@ -95,8 +101,60 @@ describe('the decisions journal', () => {
     const lines = fs.readFileSync(journalPath(factory), 'utf8').split('\n');
     expect(lines.at(-1)).toBe('');
     expect(lines.slice(0, -1).map((line) => JSON.parse(line) as { seq: number })).toEqual([
-      expect.objectContaining({ seq: 1, what: 'reject', ids: [a] }),
-      { seq: 2, what: 'keep', at: '2026-11-21T09:00:00.000Z', by: 'Ben', ids: [b], reason: null },
+      expect.objectContaining({ seq: 1, what: 'reject', learnings: [expect.objectContaining({ id: a })] }),
+      {
+        seq: 2,
+        what: 'keep',
+        at: '2026-11-21T09:00:00.000Z',
+        by: 'Ben',
+        learnings: [{ id: b, agent: 'builder', text: second!.text }],
+        reason: null,
+      },
     ]);
+  });
+});
+
+describe('layover-desk rebuild', () => {
+  /** A small factory: learnings, a run that asks for help, and decisions on both. */
+  async function decidedFactory(): Promise<void> {
+    const at = new Date(Date.now() - 60 * 60 * 1000).toISOString();
+    appendEvents(
+      factory,
+      proposed({ at, agent: 'builder', text: 'the docs site builds with mkdocs' }),
+      proposed({ at, agent: 'builder', text: 'the staging database resets every sunday night' }),
+      runStarted({ at, run: 'r1', agent: 'builder', chain: 'c1', workflow: 'builder-daily', flags: { cache: true } }),
+      helpRequested({ at, id: 'hlp_1', agent: 'builder', run: 'r1', chain: 'c1', question: 'Which token may I use?' }),
+    );
+    await ok('ingest');
+    const [a, b] = (await jsonIn<{ id: string }[]>(factory, 'learnings')).map((l) => l.id) as [string, string];
+    await ok('reject', '--by', 'Ana', a);
+    await ok('keep', '--by', 'Ben', b);
+    await ok('reply', '--request', 'hlp_1', '--by', 'Ana', '--answer', 'the read-only token');
+  }
+
+  it('rebuild makes the ledger again from the event files and the journal while no event file has been swept', async () => {
+    await decidedFactory();
+    const before = await everythingListed();
+    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(ledgerPath(factory) + suffix, { force: true });
+    const missing = await runIn(factory, 'ingest');
+    expect(missing.code).toBe(1); // a missing ledger in a factory with a history is not started afresh
+    const rebuilt = JSON.parse(await ok('rebuild', '--json')) as { events: number; decisions: number };
+    expect(rebuilt).toMatchObject({ events: 4, decisions: 3 });
+    // A learning read again from its proposal gets a new id; everything else is as it was.
+    expect(withoutLearningIds(await everythingListed())).toEqual(withoutLearningIds(before));
+  });
+
+  it('rebuild refuses, saying why, once a sweep has deleted an event file, and leaves the ledger as it was', async () => {
+    appendEvents(factory, proposed({ at: '2020-01-01T08:00:00.000Z', agent: 'builder', text: 'an old learning from long ago' }));
+    await decidedFactory();
+    const sweep = JSON.parse(await ok('sweep', '--json')) as { event_files: number };
+    expect(sweep.event_files).toBe(1);
+    const bytes = fs.readFileSync(ledgerPath(factory));
+    const refused = await runIn(factory, 'rebuild');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      /^layover-desk rebuild: not rebuilding: a sweep deleted events\/2020-01-01\.jsonl on .*, so the event files no longer hold everything the ledger did; restore a safety copy instead/,
+    );
+    expect(fs.readFileSync(ledgerPath(factory)).equals(bytes)).toBe(true);
   });
 });

@@ -11,10 +11,20 @@
 import type { Flags } from '../../../shared/domain.js';
 import type { Db } from './db.js';
 
+/**
+ * A learning a decision changed: its id, and what it is (agent and text) for a ledger made again
+ * from the events, where the same learning was given a new id when its proposal was read again.
+ */
+export interface JournaledLearning {
+  id: string;
+  agent: string;
+  text: string;
+}
+
 /** One person decision, as the journal holds it: enough to make it again, with the same result. */
 export type JournalEntry = { seq: number; at: string; by: string } & (
-  | { what: 'reject' | 'keep'; ids: string[]; reason: string | null }
-  | { what: 'undo'; ids: string[] }
+  | { what: 'reject' | 'keep'; learnings: JournaledLearning[]; reason: string | null }
+  | { what: 'undo'; learnings: JournaledLearning[] }
   | { what: 'reply'; id: string; answer: string; workflow: string; flags: Flags; routes: string[]; chain: string }
   | { what: 'resolve'; id: string }
 );
@@ -47,6 +57,16 @@ export function journalDecision(db: Db, entry: NewJournalEntry, replaying?: Repl
 /** The journal lines committed but not yet appended to the file, oldest first. */
 export function unwrittenJournal(db: Db): { seq: number; line: string }[] {
   return db.prepare('SELECT seq, line FROM decision_journal WHERE written = 0 ORDER BY seq').all() as { seq: number; line: string }[];
+}
+
+/**
+ * The ids the journaled learnings have in this ledger: the same id when it is there, else the
+ * newest learning of the same agent with the same text (a ledger made again from the events).
+ */
+export function learningIdsNow(db: Db, learnings: readonly JournaledLearning[]): string[] {
+  const byId = db.prepare('SELECT id FROM learnings WHERE id = ?').pluck();
+  const byText = db.prepare('SELECT id FROM learnings WHERE agent = ? AND text = ? ORDER BY rowid DESC LIMIT 1').pluck();
+  return learnings.map((l) => (byId.get(l.id) as string | undefined) ?? (byText.get(l.agent, l.text) as string | undefined) ?? l.id);
 }
 
 export function markJournalWritten(db: Db, seq: number): void {

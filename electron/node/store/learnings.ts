@@ -14,7 +14,7 @@
 import { ulid } from 'ulid';
 import type { HistoryKind, Impact, Learning, LearningState, ProposalOutcome } from '../../../shared/domain.js';
 import type { LearningFilter, LearningTarget } from '../../../shared/api.js';
-import { journalDecision, type Replaying } from './journal.js';
+import { journalDecision, type JournaledLearning, type Replaying } from './journal.js';
 import {
   decideProposal,
   isActive,
@@ -517,6 +517,7 @@ export function decideLearnings(
     const found = loadMany(db, ids);
     const result: DecisionResult = { changed: [], unchanged: [], missing: [], agents: [] };
     const agents = new Set<string>();
+    const journaled: JournaledLearning[] = [];
     for (const id of ids) {
       const before = found.get(id);
       if (!before) {
@@ -540,11 +541,12 @@ export function decideLearnings(
         undo: JSON.stringify(snapshotOf(before)),
       });
       result.changed.push(id);
+      journaled.push({ id, agent: before.agent, text: before.text });
       if (isActive(before.state) !== isActive(after.state) || before.state !== after.state) agents.add(before.agent);
     }
     result.agents = [...agents].sort();
     markExportPending(db, result.agents);
-    if (result.changed.length > 0) journalDecision(db, { what: kind, at, by, ids: result.changed, reason }, replaying);
+    if (journaled.length > 0) journalDecision(db, { what: kind, at, by, learnings: journaled, reason }, replaying);
     return result;
   }).immediate();
 }
@@ -562,6 +564,7 @@ export function undoDecisions(db: Db, ids: readonly string[], input: DecisionInp
   return db.transaction((): DecisionResult => {
     const result: DecisionResult = { changed: [], unchanged: [], missing: [], agents: [] };
     const agents = new Set<string>();
+    const journaled: JournaledLearning[] = [];
     const unique = [...new Set(ids)];
     const found = loadMany(db, unique);
     const history = db.prepare(
@@ -601,11 +604,12 @@ export function undoDecisions(db: Db, ids: readonly string[], input: DecisionInp
         state_after: after.state,
       });
       result.changed.push(id);
+      journaled.push({ id, agent: current.agent, text: current.text });
       agents.add(current.agent);
     }
     result.agents = [...agents].sort();
     markExportPending(db, result.agents);
-    if (result.changed.length > 0) journalDecision(db, { what: 'undo', at, by, ids: result.changed }, replaying);
+    if (journaled.length > 0) journalDecision(db, { what: 'undo', at, by, learnings: journaled }, replaying);
     return result;
   }).immediate();
 }
