@@ -231,6 +231,23 @@ describe('the running Desk and a damaged ledger', () => {
     expect(snapshot(factory)).toEqual(before);
   });
 
+  it('restoring from the window makes the decisions journaled since the copy again before the window sees the ledger', async () => {
+    createDemoFactory(factory);
+    const made = await runIn(factory, 'backup', '--json');
+    const copy = JSON.parse(made.stdout) as { name: string };
+    expect((await runIn(factory, 'resolve', '--request', 'hlp_002', '--by', 'Ben')).code).toBe(0);
+    expect((await runIn(factory, 'reply', '--request', 'hlp_003', '--by', 'Ana', '--answer', 'take the first one')).code).toBe(0);
+    const listed = async () => JSON.parse((await runIn(factory, 'help-requests', '--json')).stdout) as unknown[];
+    const before = await listed();
+    damage(ledgerPath(factory));
+    const { call, info } = await openDesk();
+    await eventually(async () => (await info()).ledger_check === 'failed', 'the check fails');
+    const restored = await call('ledger.restore', { backup: copy.name });
+    expect(restored).toMatchObject({ ok: true, value: { ledger_problem: null } });
+    await eventually(async () => (await info()).ledger_check === 'passed', 'the restored ledger passes its check');
+    expect(await listed()).toEqual(before);
+  });
+
   it('a sound ledger passes the check and the Desk goes on ingesting', async () => {
     appendEvents(factory, proposed({ at: '2026-11-20T08:00:00.000Z', agent: 'builder', text: 'the docs site builds with mkdocs' }));
     const { desk, info } = await openDesk();
