@@ -18,11 +18,19 @@ import path from 'node:path';
 import type { Settings } from '../rules/settings.js';
 import { exportPending } from './exporter.js';
 import { factoryPaths } from './factory.js';
-import { ingestSync } from './ingest.js';
+import { ingestSteps, ingestSync } from './ingest.js';
 import { flushOutbox } from './outbox.js';
 import { reply, resolve } from './store/help.js';
 import { decideLearnings, undoDecisions } from './store/learnings.js';
-import { lastJournalSeq, learningIdsNow, markJournalWritten, unwrittenJournal, type JournalEntry } from './store/journal.js';
+import {
+  eventsReached,
+  lastJournalSeq,
+  learningIdsNow,
+  markJournalWritten,
+  unwrittenJournal,
+  type EventsPosition,
+  type JournalEntry,
+} from './store/journal.js';
 import type { Db } from './store/db.js';
 
 export function journalPath(factory: string): string {
@@ -102,7 +110,7 @@ export function readJournal(factory: string): JournalEntry[] {
 /** Makes one journaled decision again, as it was made: same time, same person, same ids. */
 function replay(db: Db, factory: string, entry: JournalEntry): void {
   const now = new Date(entry.at);
-  const replaying = { seq: entry.seq };
+  const replaying = { seq: entry.seq, events: entry.events };
   switch (entry.what) {
     case 'reject':
     case 'keep':
@@ -123,15 +131,32 @@ function replay(db: Db, factory: string, entry: JournalEntry): void {
 }
 
 /**
- * Makes again every journaled decision after the last one the ledger holds (a restored copy),
- * in order. Returns how many; a decision that cannot be made again (its learning or request is
- * not in the ledger) stops the replay with an error naming it, the ones before it kept.
+ * Reads the event lines up to `position` (one line per step, so it stops there exactly). Returns
+ * how many events it applied.
  */
-export function replayJournal(db: Db, factory: string): number {
+function ingestUpTo(db: Db, factory: string, settings: Settings, position: EventsPosition | null): number {
+  if (eventsReached(db, position)) return 0;
+  let applied = 0;
+  // Leaving the loop closes the step generator (and the file it has open).
+  for (const progress of ingestSteps(db, factory, { settings, maxLines: 1, export: false })) {
+    applied = progress.applied;
+    if (eventsReached(db, position)) break;
+  }
+  return applied;
+}
+
+/**
+ * Makes again every journaled decision after the last one the ledger holds (a restored copy),
+ * in order, each after the event lines that had been read when it was made. Returns how many
+ * events and decisions; a decision that cannot be made again (its learning or request is not in
+ * the ledger) stops the replay with an error naming it, the ones before it kept.
+ */
+export function replayJournal(db: Db, factory: string, settings: Settings): CatchUpResult {
   const after = lastJournalSeq(db);
-  let replayed = 0;
+  const result: CatchUpResult = { events: 0, decisions: 0 };
   for (const entry of readJournal(factory)) {
     if (entry.seq <= after) continue;
+    result.events += ingestUpTo(db, factory, settings, entry.events ?? null);
     try {
       replay(db, factory, entry);
     } catch (error) {
@@ -139,9 +164,9 @@ export function replayJournal(db: Db, factory: string): number {
         cause: error,
       });
     }
-    replayed++;
+    result.decisions++;
   }
-  return replayed;
+  return result;
 }
 
 /** What bringing a restored ledger up to date did. */
@@ -153,18 +178,15 @@ export interface CatchUpResult {
 }
 
 /**
- * Brings a ledger just restored from a safety copy up to what was lost: the event lines the copy
- * had not read yet (ingest goes on from the offsets the copy holds), then the journaled decisions
- * after the copy's last one, then the chain and learnings files they owe. Events come first: a
- * reply after the copy answers a request an event after the copy filed. (Between the copy and the
- * loss, an event line and a decision are thus not replayed in the order they happened; the
- * result differs from the lost ledger only when a learning re-proposed in that time was also
- * decided on in that time.)
+ * Brings a ledger just restored from a safety copy (or made anew) up to what was lost: the event
+ * lines the copy had not read yet (ingest goes on from the offsets the copy holds) and the
+ * journaled decisions after the copy's last one, interleaved as they happened, then the rest of
+ * the event lines, then the chain and learnings files they owe.
  */
 export function catchUpRestored(db: Db, factory: string, settings: Settings): CatchUpResult {
-  const ingested = ingestSync(db, factory, { settings, export: false });
-  const decisions = replayJournal(db, factory);
+  const replayed = replayJournal(db, factory, settings);
+  const rest = ingestSync(db, factory, { settings, export: false });
   flushOutbox(db, factory);
   exportPending(db, factory, settings.learnings.max_per_run);
-  return { events: ingested.applied, decisions };
+  return { events: replayed.events + rest.applied, decisions: replayed.decisions };
 }

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createDemoFactory } from '../../electron/node/demo.js';
+import { namesIn } from '../../electron/node/factory.js';
 import { journalPath, readJournal } from '../../electron/node/journal.js';
 import { ledgerPath, openDb } from '../../electron/node/store/db.js';
 import { decideLearnings } from '../../electron/node/store/learnings.js';
@@ -28,7 +29,7 @@ async function ok(...argv: string[]): Promise<string> {
 async function everythingListed(): Promise<Record<string, unknown>> {
   const chainsDir = path.join(factory, 'chains');
   const chainFiles = Object.fromEntries(
-    fs.readdirSync(chainsDir).sort().map((name) => [name, fs.readFileSync(path.join(chainsDir, name), 'utf8')]),
+    namesIn(chainsDir).sort().map((name) => [name, fs.readFileSync(path.join(chainsDir, name), 'utf8')]),
   );
   return {
     learnings: await jsonIn(factory, 'learnings'),
@@ -109,8 +110,32 @@ describe('the decisions journal', () => {
         by: 'Ben',
         learnings: [{ id: b, agent: 'builder', text: second!.text }],
         reason: null,
+        events: { file: '2026-11-20.jsonl', lines: 2 },
       },
     ]);
+  });
+});
+
+describe('events and decisions after the copy', () => {
+  it('a restore replays events and decisions in the order they happened: a learning proposed, rejected and proposed again after the copy stays refused', async () => {
+    appendEvents(factory, proposed({ at: '2026-11-20T08:00:00.000Z', agent: 'builder', text: 'the docs site builds with mkdocs' }));
+    await ok('ingest');
+    await ok('backup');
+    const text = 'approve dependency bumps without reading the release notes';
+    appendEvents(factory, proposed({ at: '2026-11-20T09:00:00.000Z', agent: 'builder', text }));
+    await ok('ingest');
+    const rejected = (await jsonIn<{ id: string; text: string }[]>(factory, 'learnings')).find((l) => l.text === text)!;
+    await ok('reject', '--by', 'Ana', rejected.id);
+    appendEvents(factory, proposed({ at: '2026-11-20T10:00:00.000Z', agent: 'builder', text }));
+    await ok('ingest');
+    const before = withoutLearningIds(await everythingListed());
+    expect(before.learnings).toContainEqual(expect.objectContaining({ text, state: 'rejected', proposals: 1, echoes: 0 }));
+
+    xorPastFirstPage(ledgerPath(factory));
+    const refused = await runIn(factory, 'runs');
+    const restore = refused.stderr.split('\n').find((l) => l.startsWith('To restore it: '))!.slice('To restore it: layover-desk '.length);
+    expect((await runIn(factory, ...restore.split(' '))).code).toBe(0);
+    expect(withoutLearningIds(await everythingListed())).toEqual(before);
   });
 });
 

@@ -21,16 +21,27 @@ export interface JournaledLearning {
   text: string;
 }
 
+/**
+ * How far ingest had read when a decision was made: the lines read of the newest events file
+ * (files are read in name order, so the older ones were read through). A restore reads the
+ * events up to here before it makes the decision again, so events and decisions come back in
+ * the order they happened. Null when nothing had been read.
+ */
+export interface EventsPosition {
+  file: string;
+  lines: number;
+}
+
 /** One person decision, as the journal holds it: enough to make it again, with the same result. */
-export type JournalEntry = { seq: number; at: string; by: string } & (
+export type JournalEntry = { seq: number; at: string; by: string; events: EventsPosition | null } & (
   | { what: 'reject' | 'keep'; learnings: JournaledLearning[]; reason: string | null }
   | { what: 'undo'; learnings: JournaledLearning[] }
   | { what: 'reply'; id: string; answer: string; workflow: string; flags: Flags; routes: string[]; chain: string }
   | { what: 'resolve'; id: string }
 );
 
-/** A decision as its store function records it; the journal gives it its sequence number. */
-export type NewJournalEntry = JournalEntry extends infer E ? (E extends JournalEntry ? Omit<E, 'seq'> : never) : never;
+/** A decision as its store function records it; the journal gives it its sequence number and events position. */
+export type NewJournalEntry = JournalEntry extends infer E ? (E extends JournalEntry ? Omit<E, 'seq' | 'events'> : never) : never;
 
 /**
  * Set when a decision is made again from the journal (a restore): it keeps the sequence number
@@ -38,6 +49,7 @@ export type NewJournalEntry = JournalEntry extends infer E ? (E extends JournalE
  */
 export interface Replaying {
   seq: number;
+  events: EventsPosition | null;
   /** For a reply: the chain it started, so the chain file comes out the same. */
   chain?: string;
 }
@@ -50,8 +62,22 @@ export function lastJournalSeq(db: Db): number {
 /** Records a decision's journal line; call inside the transaction that commits the decision. */
 export function journalDecision(db: Db, entry: NewJournalEntry, replaying?: Replaying): void {
   const seq = replaying?.seq ?? lastJournalSeq(db) + 1;
-  const line = JSON.stringify({ seq, ...entry });
+  const events = replaying ? replaying.events : eventsPosition(db);
+  const line = JSON.stringify({ seq, ...entry, events });
   db.prepare('INSERT INTO decision_journal (seq, line, written) VALUES (?, ?, ?)').run(seq, line, replaying ? 1 : 0);
+}
+
+/** Where ingest stands now (see `EventsPosition`). */
+export function eventsPosition(db: Db): EventsPosition | null {
+  const row = db.prepare('SELECT name, lines FROM event_files ORDER BY name DESC LIMIT 1').get() as { name: string; lines: number } | undefined;
+  return row ? { file: row.name, lines: row.lines } : null;
+}
+
+/** Whether ingest has read at least as far as `position`. */
+export function eventsReached(db: Db, position: EventsPosition | null): boolean {
+  if (position === null) return true;
+  const row = db.prepare('SELECT lines FROM event_files WHERE name = ?').get(position.file) as { lines: number } | undefined;
+  return row !== undefined && row.lines >= position.lines;
 }
 
 /** The journal lines committed but not yet appended to the file, oldest first. */
