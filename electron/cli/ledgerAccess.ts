@@ -185,7 +185,7 @@ export async function withLedger<T>(
     return result;
   } catch (error) {
     // Damage the quick check did not see (or that happened since) is met by a statement.
-    if (isDamage(error)) throw ledgerFailure(root, damageProblem(root, error));
+    if (isDamage(error)) throw ledgerFailure(root, damageProblem(root, (error as Error).message));
     const fault = faultMessage(error, ledgerPath(root));
     if (fault !== null && !(error instanceof Failure) && !(error instanceof Refusal)) throw new Failure(fault, { cause: error });
     throw error;

@@ -227,10 +227,13 @@ export function ledgerProblem(factory: string, error: LedgerOpenError): LedgerPr
   };
 }
 
-/** The report of damage found by any statement, after the ledger opened: as if it had not opened. */
-export function damageProblem(factory: string, error: unknown): LedgerProblem {
+/**
+ * The report of damage found after the ledger opened (by a statement, or by a check), `detail`
+ * being SQLite's words: as if it had not opened.
+ */
+export function damageProblem(factory: string, detail: string): LedgerProblem {
   const file = ledgerPath(factory);
-  return ledgerProblem(factory, new LedgerOpenError(file, damagedMessage(file, (error as Error).message), 'damaged'));
+  return ledgerProblem(factory, new LedgerOpenError(file, damagedMessage(file, detail), 'damaged'));
 }
 
 /**

@@ -22,12 +22,12 @@ import {
   type CallOutput,
   type DeskInfo,
   type Handlers,
+  type LedgerCheckState,
   type LedgerProblem,
   type PushName,
   type PushPayload,
 } from '../../shared/api.js';
 import type { SweepReport, WatcherStatus } from '../../shared/domain.js';
-import type { LedgerCheckState } from '../../shared/api.js';
 import {
   BackupScheduler,
   backupLedger,
@@ -45,7 +45,7 @@ import { flushOutbox } from './outbox.js';
 import { osAccountName } from './osUser.js';
 import { ledgerSettings, SettingsSource } from './settingsFile.js';
 import { dailyStats, lastEventAt, listProposals, listRefused } from './store/activity.js';
-import { BUSY_TIMEOUT_MS, damagedMessage, isDamage, isDamageCode, LedgerOpenError, ledgerPath, type Db } from './store/db.js';
+import { BUSY_TIMEOUT_MS, isDamage, isDamageCode, LedgerOpenError, ledgerPath, type Db } from './store/db.js';
 import { SCHEMA_VERSION } from './store/schema.js';
 import { getHelp, helpDetail, listChains, listHelp, reply, resolve } from './store/help.js';
 import { learningDetail, queryLearnings } from './store/learningQueries.js';
@@ -110,7 +110,7 @@ class FactorySession {
       return;
     }
     try {
-      this.db = openFactoryLedger(this.factory, this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {});
+      this.db = openFactoryLedger(this.factory, binding(this.options));
     } catch (error) {
       if (!(error instanceof LedgerOpenError)) throw error;
       this.problem = ledgerProblem(this.factory, error);
@@ -147,7 +147,7 @@ class FactorySession {
     this.backups = new BackupScheduler({
       backup: async () => {
         try {
-          return await backupLedger(db, this.factory, new Date(), this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {});
+          return await backupLedger(db, this.factory, new Date(), binding(this.options));
         } catch (error) {
           if (error instanceof LedgerOpenError && error.trouble === 'damaged') this.damaged(ledgerProblem(this.factory, error));
           throw error;
@@ -184,13 +184,11 @@ class FactorySession {
       const outcome = await checkLedgerInWorker(ledgerPath(this.factory), {
         busyTimeoutMs: BUSY_TIMEOUT_MS,
         schemaVersion: SCHEMA_VERSION,
-        ...(this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {}),
+        ...binding(this.options),
       });
       if (outcome.problem === null) this.check = 'passed';
-      else if (outcome.code === null || isDamageCode(outcome.code)) {
-        const file = ledgerPath(this.factory);
-        this.damaged(ledgerProblem(this.factory, new LedgerOpenError(file, damagedMessage(file, outcome.problem), 'damaged')));
-      } else this.check = 'not_run'; // could not run (e.g. locked): the next one will
+      else if (outcome.code === null || isDamageCode(outcome.code)) this.damaged(damageProblem(this.factory, outcome.problem));
+      else this.check = 'not_run'; // could not run (e.g. locked): the next one will
     } catch {
       this.check = 'not_run';
     }
@@ -227,7 +225,9 @@ class FactorySession {
 
   async close(): Promise<void> {
     this.closed = true;
-    await this.started;
+    // Once the check has settled, the work after it has started or never will; the watcher's
+    // catch-up is then stopped below rather than waited for.
+    await this.checked;
     this.stopSettings?.();
     this.sweeps?.stop();
     this.backups?.stop();
@@ -236,6 +236,11 @@ class FactorySession {
     this.db?.close();
     this.db = null;
   }
+}
+
+/** The better-sqlite3 addon to load, as the openers take it: Electron's build, or none on plain Node. */
+function binding(options: DeskOptions): { nativeBinding?: string } {
+  return options.nativeBinding ? { nativeBinding: options.nativeBinding } : {};
 }
 
 function message(error: unknown): string {
@@ -339,7 +344,7 @@ export class Desk implements DeskPort {
         return await handler(input);
       } catch (error) {
         if (!isDamage(error)) throw error;
-        const problem = damageProblem(this.session.factory, error);
+        const problem = damageProblem(this.session.factory, (error as Error).message);
         this.session.damaged(problem);
         throw new ApiError('unavailable', this.session.problem?.message ?? problem.message);
       }
@@ -439,7 +444,7 @@ export class Desk implements DeskPort {
         }
         // The event lines and journaled decisions since the copy are made again before the
         // window sees the restored ledger (SPEC 6).
-        const restored = openFactoryLedger(factory, this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {});
+        const restored = openFactoryLedger(factory, binding(this.options));
         try {
           catchUpRestored(restored, factory, ledgerSettings(factory, restored).current());
         } finally {
