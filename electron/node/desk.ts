@@ -117,8 +117,9 @@ class FactorySession {
     }
     // With the ledger open, a bad layover.toml leaves the last good settings of any earlier
     // process in force, not the defaults (SPEC 7), and each good reading is kept for the next.
-    if (this.db) this.settings = ledgerSettings(this.factory, this.db);
-    this.stopSettings = this.settings.watch(() => this.emit('desk.changed', this.info()));
+    // Read only until the ledger has passed its check (startWork then keeps good readings).
+    if (this.db) this.settings = ledgerSettings(this.factory, this.db, false);
+    this.watchSettings();
     if (!this.db) return;
     const db = this.db;
     this.lastSweep = lastSweep(db);
@@ -132,6 +133,8 @@ class FactorySession {
 
   /** Everything that writes to the ledger while the Desk runs, started once the ledger passed its check. */
   private startWork(db: Db): Promise<void> | undefined {
+    this.settings = ledgerSettings(this.factory, db);
+    this.watchSettings();
     flushOutbox(db, this.factory);
     flushJournal(db, this.factory);
     this.sweeps = new SweepScheduler({
@@ -175,6 +178,12 @@ class FactorySession {
     return this.watcher.start().catch((error: unknown) =>
       this.emit('watcher.status', { ...this.watcherStatus(), state: 'error', error: message(error) }),
     );
+  }
+
+  /** Tells the window when layover.toml changes (replacing an earlier watch). */
+  private watchSettings(): void {
+    this.stopSettings?.();
+    this.stopSettings = this.settings.watch(() => this.emit('desk.changed', this.info()));
   }
 
   /** The quick check of the ledger, off the window's path; a failed one makes the ledger damaged. */

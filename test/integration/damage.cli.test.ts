@@ -15,7 +15,7 @@ import { LedgerOpenError, ledgerPath, openDb } from '../../electron/node/store/d
 import { runIn } from '../support/cli.js';
 import { LEDGER_COMMANDS } from '../support/commands.js';
 import { proposed } from '../support/events.js';
-import { appendEvents, eventually, freshFactoryEachTest } from '../support/factory.js';
+import { appendEvents, eventually, freshFactoryEachTest, writeSettings } from '../support/factory.js';
 
 let factory: string;
 freshFactoryEachTest('layover-damage-', (dir) => (factory = dir));
@@ -217,6 +217,8 @@ describe('the running Desk and a damaged ledger', () => {
   it('the Desk checks its ledger in the background at start; from a failed check on it writes nothing and offers the newest good copy', async () => {
     const { copy } = await damagedDemo();
     appendEvents(factory, proposed({ at: new Date().toISOString(), agent: 'builder', text: 'a line the Desk must not apply to a damaged ledger' }));
+    // New good settings, which a Desk keeps in the ledger as the last good ones: not in a damaged one.
+    writeSettings(factory, '[learnings]\nprovisional_runs = 7\n');
     const before = snapshot(factory);
     const { desk, call, info } = await openDesk();
     const failed = await eventually(async () => {
