@@ -90,12 +90,21 @@ export const LedgerProblem = z.object({
 });
 export type LedgerProblem = z.infer<typeof LedgerProblem>;
 
+/**
+ * Where the Desk's full check of its ledger stands (SPEC 8): not run yet (or it could not run,
+ * e.g. the ledger was locked), running in the background, passed, or failed (then
+ * `ledger_problem` says what is wrong and offers the restore, and nothing is written).
+ */
+export const LedgerCheckState = z.enum(['not_run', 'checking', 'passed', 'failed']);
+export type LedgerCheckState = z.infer<typeof LedgerCheckState>;
+
 export const DeskInfo = z.object({
   version: z.string(),
   host: z.enum(['electron', 'browser']),
   factory: z.string(),
   factory_error: z.string().nullable(),
   ledger_problem: LedgerProblem.nullable(),
+  ledger_check: LedgerCheckState,
   os_user: z.string(),
   settings: SettingsShape,
   settings_error: z.string().nullable(),
@@ -129,7 +138,13 @@ function call<I extends z.ZodType, O extends z.ZodType>(input: I, output: O) {
 export const CALLS = {
   'desk.info': call(z.object({}), DeskInfo),
   /** Switch to another factory; without a path the Electron host asks with a folder dialog. */
-  'factory.open': call(z.object({ path: z.string().min(1).max(4096).optional() }), DeskInfo),
+  /**
+   * Opens the factory at `path` (or the folder the operator chooses, in Electron). A folder that
+   * is not a factory yet is answered `needs_confirmation` and opened only when called again with
+   * `create: true` (without `path`: the folder just chosen), so a mistyped path or a stray click
+   * does not turn some folder into a factory.
+   */
+  'factory.open': call(z.object({ path: z.string().min(1).max(4096).optional(), create: z.boolean().optional() }), DeskInfo),
   'learnings.query': call(
     z.object({
       filter: LearningFilter.default({}),
@@ -249,13 +264,14 @@ export type PushName = keyof typeof PUSHES;
 export const PUSH_NAMES = Object.keys(PUSHES) as PushName[];
 export type PushPayload<P extends PushName> = z.output<(typeof PUSHES)[P]>;
 
-export const API_ERROR_CODES = ['bad_input', 'refused', 'not_found', 'unavailable', 'failure'] as const;
+export const API_ERROR_CODES = ['bad_input', 'refused', 'not_found', 'unavailable', 'failure', 'needs_confirmation'] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 
 /**
  * How a failed call reaches the window. `refused` is a rule saying no (already answered,
  * flags not stated); `bad_input` a payload that does not fit the contract; `failure` a bug or
- * an I/O problem. The message is written for the operator.
+ * an I/O problem; `needs_confirmation` a step the operator must confirm first (the message says
+ * what; the call is repeated with the confirmation). The message is written for the operator.
  */
 export class ApiError extends Error {
   constructor(

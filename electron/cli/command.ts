@@ -4,7 +4,9 @@
  * Exit codes are part of the interface agents and scripts rely on: 0 done, 2 refused or bad
  * input (the reason on stderr), 1 failure (a bug or an I/O error). A command signals "refused"
  * by throwing `Refusal` (or a store's `ApiError` refused / not_found / bad_input), a failure it
- * can explain by throwing `Failure`; anything else thrown is a failure too, printed with its stack.
+ * can explain by throwing `Failure`; anything else thrown is a failure too. An I/O fault (disk
+ * full, read-only, …) is printed as one line naming the path; the stack trace of anything is
+ * printed only with `--debug`, for a bug report.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
@@ -54,15 +56,20 @@ export class Refusal extends Error {
  * stack trace, which would only bury it.
  */
 export class Failure extends Error {
-  constructor(message: string) {
-    super(message);
+  /** `cause`: the error it explains, whose stack `--debug` prints. */
+  constructor(message: string, options?: { cause: unknown }) {
+    super(message, options);
     this.name = 'Failure';
   }
 }
 
-/** Options every command that touches a factory takes. */
+/**
+ * Options every command that touches a factory takes. `--create` lets a command that opens the
+ * ledger make a new factory of a folder that is not one yet (see `factoryTarget`).
+ */
 export const FACTORY_OPTION: Options = {
   factory: { type: 'string', short: 'f' },
+  create: { type: 'boolean' },
 };
 export const JSON_OPTION: Options = {
   json: { type: 'boolean' },
@@ -116,6 +123,17 @@ export function intOption(args: ParsedArgs, name: string, fallback: number): num
 /** The factory a command works on: `--factory DIR`, else `LAYOVER_FACTORY`, else the cwd. */
 export function factoryDir(args: ParsedArgs, io: CliIo): string {
   return stringOption(args, 'factory') ?? io.env.LAYOVER_FACTORY ?? io.cwd;
+}
+
+/** The factory a command opens the ledger of, and whether it may make a new factory of the folder. */
+export interface FactoryTarget {
+  dir: string;
+  create: boolean;
+}
+
+/** `factoryDir`, with `--create`: a folder that is not a factory yet is only made one when asked. */
+export function factoryTarget(args: ParsedArgs, io: CliIo): FactoryTarget {
+  return { dir: factoryDir(args, io), create: flagOption(args, 'create') };
 }
 
 export function printJson(io: CliIo, value: unknown): void {

@@ -4,6 +4,7 @@
  */
 import type { Command } from './command.js';
 import { backupCommand, backupsCommand, restoreCommand } from './commands/safety.js';
+import { rebuildCommand } from './commands/rebuild.js';
 import { sweepCommand } from './commands/sweep.js';
 import { serveCommand } from './commands/serve.js';
 import { helpRequestsCommand } from './commands/helpRequests.js';
@@ -44,4 +45,5 @@ export const COMMANDS: readonly Command[] = [
   backupCommand,
   backupsCommand,
   restoreCommand,
+  rebuildCommand,
 ];

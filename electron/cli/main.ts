@@ -5,6 +5,7 @@
  * `runCli` takes its I/O as a parameter so tests run commands in-process; `bin/layover-desk.js`
  * calls `main()` with the real process.
  */
+import { faultMessage } from '../node/faults.js';
 import { appVersion } from '../node/paths.js';
 import { ApiError, type ApiErrorCode } from '../../shared/api.js';
 import { COMMANDS } from './commands.js';
@@ -20,7 +21,7 @@ import {
 } from './command.js';
 
 /** The store's errors that mean "no" (exit 2); its others (`unavailable`, `failure`) are failures (exit 1). */
-const REFUSED_CODES: ReadonlySet<ApiErrorCode> = new Set(['refused', 'not_found', 'bad_input']);
+const REFUSED_CODES: ReadonlySet<ApiErrorCode> = new Set(['refused', 'not_found', 'bad_input', 'needs_confirmation']);
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.join(' ').length), 4);
@@ -32,7 +33,9 @@ function overview(): string {
     ...lines,
     '',
     'Every command takes --factory DIR (default: $LAYOVER_FACTORY, else the current folder)',
-    'where it touches a factory, --json on listings, and --help.',
+    'where it touches a factory, --create to make a new factory of a folder that is not one',
+    'yet, --json on listings, --help, and --debug (a failure also prints its stack trace,',
+    'for a bug report).',
     'Exit codes: 0 done, 2 refused or bad input (reason on stderr), 1 failure.',
   ].join('\n');
 }
@@ -71,7 +74,19 @@ function groupOverview(prefix: readonly string[], commands: readonly Command[]):
   ].join('\n');
 }
 
-export async function runCli(argv: string[], io: CliIo): Promise<number> {
+/** Given anywhere among a command's words: a failure is printed with its stack trace. */
+const DEBUG_FLAG = '--debug';
+
+/** The stack traces of an error and of what caused it, for `--debug`. */
+function stackOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const own = error.stack ?? error.message;
+  return error.cause === undefined ? own : `${own}\ncaused by: ${stackOf(error.cause)}`;
+}
+
+export async function runCli(allArgs: string[], io: CliIo): Promise<number> {
+  const debug = allArgs.includes(DEBUG_FLAG);
+  const argv = allArgs.filter((word) => word !== DEBUG_FLAG);
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
     io.stdout(`${overview()}\n`);
     return EXIT_DONE;
@@ -115,12 +130,18 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.stderr(`layover-desk ${name}: ${error.message}\n`);
       return EXIT_REFUSED;
     }
+    const trace = debug ? `\n${stackOf(error)}` : '';
     if (error instanceof Failure || error instanceof ApiError) {
-      io.stderr(`layover-desk ${name}: ${error.message}\n`);
+      io.stderr(`layover-desk ${name}: ${error.message}${trace}\n`);
       return EXIT_FAILURE;
     }
-    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    io.stderr(`layover-desk ${name}: failed: ${message}\n`);
+    const fault = faultMessage(error);
+    if (fault !== null) {
+      io.stderr(`layover-desk ${name}: ${fault}${trace}\n`);
+      return EXIT_FAILURE;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr(`layover-desk ${name}: failed: ${debug ? stackOf(error) : `${message} (run it again with --debug for the stack trace)`}\n`);
     return EXIT_FAILURE;
   }
 }

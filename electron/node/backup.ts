@@ -1,25 +1,31 @@
 /**
- * The ledger's own safety copies, and what the Desk does with a ledger it cannot open.
+ * The ledger's own safety copies, and what the Desk does with a ledger it cannot use.
  *
  * The ledger is the only record of what a person rejected and kept; losing it to a corrupt
  * file, a bad disk sector or a half-restored folder would quietly bring back every refused
- * learning. So once a day while the Desk runs it writes a consistent copy (SQLite's online
- * backup API: a snapshot even while the watcher writes) into `.layover/backups/`, keeping the
- * newest `KEEP_BACKUPS`.
+ * learning. So once a day while the Desk runs it writes a compact copy (`VACUUM INTO`: a
+ * consistent snapshot even while the watcher writes, without the free pages sweeps leave) into
+ * `.layover/backups/`, keeping the newest `KEEP_BACKUPS`.
  *
- * A ledger that cannot be opened (corrupt, written by a newer Desk, locked by another program)
- * is reported with its path and the newest copy, and nothing is written to it: the file may
- * still be recoverable by other means, and a newer Desk still needs its ledger intact. Restoring
- * a copy is the operator's explicit choice; even then the bad ledger is moved aside, never
- * deleted.
+ * A copy only counts once it is known good: the ledger is checked before it is copied (a damaged
+ * ledger is never copied, so its copies cannot push the good ones out of the seven kept), and
+ * the copy is checked after (a copy that fails is removed and the failure reported). The newest
+ * good copy is never rotated out.
+ *
+ * A ledger that cannot be used (damaged, written by a newer Desk, locked by another program, or
+ * missing from a factory that has a history) is reported with its path and the newest good copy,
+ * and nothing is written to it: the file may still be recoverable by other means, and a newer
+ * Desk still needs its ledger intact. Restoring a copy is the operator's explicit choice; even
+ * then the bad ledger is moved aside, never deleted.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { LedgerProblem } from '../../shared/api.js';
-import { LedgerOpenError, ledgerPath, openDb, type Db } from './store/db.js';
+import { BUSY_TIMEOUT_MS, damagedMessage, isDamageCode, LedgerOpenError, ledgerPath, openDb, type Db, type OpenOptions } from './store/db.js';
+import { copyLedgerInWorker, type WorkerOutcome } from './ledgerWorker.js';
 import { SCHEMA_VERSION } from './store/schema.js';
-import { namesIn } from './factory.js';
+import { factoryPaths, namesIn } from './factory.js';
 import { REAL_CLOCK, type SchedulerClock } from './sweep.js';
 
 export const KEEP_BACKUPS = 7;
@@ -77,77 +83,217 @@ export function newestBackup(factory: string): BackupInfo | null {
   return listBackups(factory)[0] ?? null;
 }
 
+/** A safety copy that was not made, or failed its check and was removed: the reason. */
+export class BackupFailed extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BackupFailed';
+  }
+}
+
+/** The files SQLite may leave beside a database file. */
+const SIDE_FILES = ['', '-wal', '-shm', '-journal'];
+
+function removeWithSideFiles(file: string): void {
+  for (const suffix of SIDE_FILES) fs.rmSync(file + suffix, { force: true });
+}
+
+export interface BackupOptions {
+  /** better-sqlite3 addon built for Electron's ABI, for the worker; absent on plain Node. */
+  nativeBinding?: string;
+}
+
 /**
- * Writes a consistent copy of the open ledger, named for `now`, then deletes all but the newest
- * `KEEP_BACKUPS`. The copy is written under a temporary name and renamed when complete, so a
- * half-written copy is never listed. Returns the copy written.
+ * Writes a compact copy of the open ledger, named for `now`, checks it, then deletes all but
+ * the newest `KEEP_BACKUPS`. The ledger is checked first: a damaged one is refused
+ * (`LedgerOpenError`, trouble 'damaged') and nothing is written. The copy is written under a
+ * temporary name, checked (integrity check, schema version) and renamed when good, so a
+ * half-written or bad copy is never listed; one that fails is removed and `BackupFailed` thrown.
+ * The checks and the copy run in a worker thread (`ledgerWorker.ts`): the Desk's window goes on
+ * answering meanwhile. Returns the copy written.
  */
-export async function backupLedger(db: Db, factory: string, now: Date = new Date()): Promise<BackupInfo> {
+export async function backupLedger(db: Db, factory: string, now: Date = new Date(), options: BackupOptions = {}): Promise<BackupInfo> {
   const dir = backupsDir(factory);
   fs.mkdirSync(dir, { recursive: true });
   const name = backupName(now);
   const file = path.join(dir, name);
   const temporary = path.join(dir, `.${name}.${process.pid}.partial`);
+  removeWithSideFiles(temporary);
+  let outcome: WorkerOutcome;
   try {
-    await db.backup(temporary);
-    // A copy is one self-contained file: rollback journal, not WAL, so no -wal/-shm files
-    // appear beside it when it is opened to look inside.
-    const copy = new Database(temporary);
-    try {
-      copy.pragma('journal_mode = DELETE');
-    } finally {
-      copy.close();
-    }
-    fs.renameSync(temporary, file);
+    outcome = await copyLedgerInWorker(db.name, temporary, {
+      busyTimeoutMs: BUSY_TIMEOUT_MS,
+      schemaVersion: SCHEMA_VERSION,
+      ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+    });
   } catch (error) {
-    for (const suffix of ['', '-wal', '-shm', '-journal']) fs.rmSync(temporary + suffix, { force: true });
+    removeWithSideFiles(temporary);
     throw error;
   }
-  pruneBackups(factory);
+  if (outcome.problem !== null) {
+    removeWithSideFiles(temporary);
+    const ledger = ledgerPath(factory);
+    if (outcome.code === null || isDamageCode(outcome.code)) {
+      throw new LedgerOpenError(ledger, `${damagedMessage(ledger, outcome.problem)}; no safety copy was made of it`, 'damaged');
+    }
+    throw new BackupFailed(`no safety copy was made of ${ledger}: ${outcome.problem} (${outcome.code})`);
+  }
+  if (outcome.copyProblem !== null) {
+    removeWithSideFiles(temporary);
+    throw new BackupFailed(`the safety copy ${name} failed its check (${outcome.copyProblem}) and was removed; the earlier copies are kept`);
+  }
+  fs.renameSync(temporary, file);
+  pruneBackups(factory, KEEP_BACKUPS, name);
   const stat = fs.statSync(file);
   return { name, file, at: timeOfName(name)!, size: stat.size };
 }
 
-/** Deletes all but the newest `keep` copies. Only files named like copies are touched. */
-export function pruneBackups(factory: string, keep: number = KEEP_BACKUPS): string[] {
+/**
+ * Deletes all but the newest `keep` copies, never `protect` (the newest good copy). Only files
+ * named like copies are touched.
+ */
+export function pruneBackups(factory: string, keep: number = KEEP_BACKUPS, protect?: string): string[] {
   const removed: string[] = [];
   for (const old of listBackups(factory).slice(keep)) {
-    for (const suffix of ['', '-wal', '-shm', '-journal']) fs.rmSync(old.file + suffix, { force: true });
+    if (old.name === protect) continue;
+    removeWithSideFiles(old.file);
     removed.push(old.name);
   }
   return removed;
 }
 
-/** How the operator is told about the newest copy, in a message about a ledger problem. */
-function newestCopySentence(newest: BackupInfo | null): string {
-  return newest
-    ? `the newest safety copy is ${newest.file} (made ${newest.at})`
-    : 'there is no safety copy yet (.layover/backups is empty)';
+/**
+ * Whether a file is a ledger this Desk can use: null when it is a valid SQLite database passing
+ * SQLite's full integrity check (indexes agree with their tables, which a copy restored later
+ * depends on) with a schema no newer than this code's, else what is wrong. Opened read-only, so
+ * looking leaves the file as it was.
+ */
+function copyCheck(file: string): string | null {
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true });
+    const rows = db.pragma('integrity_check(1)') as { integrity_check: string }[];
+    const first = rows[0]?.integrity_check ?? 'no answer';
+    if (first !== 'ok') return `integrity check: ${first}`;
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version > SCHEMA_VERSION) return `written by a newer Layover Desk (schema ${version})`;
+    return null;
+  } catch (error) {
+    return `not a usable ledger: ${(error as Error).message}`;
+  } finally {
+    db?.close();
+  }
 }
 
-/** The problem report for a ledger that failed to open, naming the file and the newest copy. */
+/**
+ * The newest copy that passes its check, or null. Copies are checked when written, but one made
+ * by an older Desk, or damaged on disk since, must not be offered for a restore that would then
+ * be refused; so each is checked again here, newest first. Only asked when a ledger is in
+ * trouble, where the time a check takes does not matter.
+ */
+export function newestGoodBackup(factory: string): BackupInfo | null {
+  for (const backup of listBackups(factory)) if (copyCheck(backup.file) === null) return backup;
+  return null;
+}
+
+/** How the operator is told about the newest good copy, in a message about a ledger problem. */
+function newestCopySentence(newest: BackupInfo | null, factory: string): string {
+  if (newest) return `the newest good safety copy is ${newest.file} (made ${newest.at})`;
+  return listBackups(factory).length > 0
+    ? `no safety copy in ${backupsDir(factory)} passes its check`
+    : `there is no safety copy yet (${backupsDir(factory)} is empty)`;
+}
+
+/** The problem report for a ledger that cannot be used, naming the file and the newest good copy. */
 export function ledgerProblem(factory: string, error: LedgerOpenError): LedgerProblem {
-  const newest = newestBackup(factory);
   // A locked ledger is sound, only busy: the cure is closing the other program, not a restore.
-  const advice = /locked/i.test(error.message)
-    ? 'Nothing was written to the ledger; close the other program using it (another Layover Desk?) and try again.'
-    : 'Nothing was written to the ledger; restoring a safety copy moves it aside, never deletes it.';
+  if (error.trouble === 'locked') {
+    return {
+      file: error.file,
+      message: `${error.message}. Nothing was written to the ledger; close the other program using it (another Layover Desk?) and try again.`,
+      newest_backup: null,
+    };
+  }
+  // A ledger SQLite could not open for a reason of the machine (disk full, no permission) is not
+  // damaged: the cure is the fault's, and a restore would not help.
+  if (error.trouble === 'unusable') {
+    return { file: error.file, message: `${error.message}. Nothing was written to the ledger.`, newest_backup: null };
+  }
+  const newest = newestGoodBackup(factory);
   return {
     file: error.file,
-    message: `${error.message}; ${newestCopySentence(newest)}. ${advice}`,
+    message: `${error.message}; ${newestCopySentence(newest, factory)}. Nothing was written to the ledger; restoring a safety copy moves it aside, never deletes it.`,
     newest_backup: newest?.name ?? null,
   };
 }
 
 /**
- * Whether the factory's ledger can be opened: null when it can (or does not exist yet: it will
- * be created), else what is wrong with it. A ledger that fails to open is not written to.
+ * The report of damage found after the ledger opened (by a statement, or by a check), `detail`
+ * being SQLite's words: as if it had not opened.
+ */
+export function damageProblem(factory: string, detail: string): LedgerProblem {
+  const file = ledgerPath(factory);
+  return ledgerProblem(factory, new LedgerOpenError(file, damagedMessage(file, detail), 'damaged'));
+}
+
+/**
+ * What in the factory shows it has had a ledger: safety copies, the decisions journal, learnings
+ * or chains files the Desk wrote. Empty for a factory the Desk has never opened.
+ */
+export function factoryHistory(factory: string): string[] {
+  const paths = factoryPaths(factory);
+  const found: string[] = [];
+  const copies = listBackups(factory).length;
+  if (copies > 0) found.push(`${copies} safety ${copies === 1 ? 'copy' : 'copies'}`);
+  if (fs.existsSync(path.join(paths.desk, 'decisions.jsonl'))) found.push('a decisions journal');
+  for (const [dir, what] of [
+    [paths.learnings, 'learnings files'],
+    [paths.chains, 'chains files'],
+  ] as const) {
+    if (namesIn(dir).some((name) => name.endsWith('.json'))) found.push(what);
+  }
+  return found;
+}
+
+/**
+ * Opens the factory's ledger the way every command and the Desk do. A ledger that is missing or
+ * empty (zero bytes, which SQLite would take for a new database) in a factory with a history is
+ * damage, not a new ledger: starting afresh would reopen answered help requests and bring back
+ * rejected learnings. It is refused (`LedgerOpenError`, trouble 'damaged') and nothing is created.
+ */
+export function openFactoryLedger(factory: string, options: OpenOptions = {}): Db {
+  const file = ledgerPath(factory);
+  let size: number | null;
+  try {
+    size = fs.statSync(file).size;
+  } catch {
+    size = null;
+  }
+  if (size === null || size === 0) {
+    const history = factoryHistory(factory);
+    if (history.length > 0) {
+      const state = size === null ? 'is missing' : 'is empty (0 bytes)';
+      throw new LedgerOpenError(
+        file,
+        `the ledger ${file} ${state}, but this factory has a history (${history.join(', ')}); ` +
+          'it is not started afresh, which would forget what a person decided',
+        'damaged',
+      );
+    }
+  }
+  return openDb(file, options);
+}
+
+/**
+ * Whether the factory's ledger can be used: null when it can (or does not exist yet in a factory
+ * without a history: it will be created), else what is wrong with it. It is checked in full
+ * (quick check), and a ledger that fails is not written to.
  */
 export function diagnoseLedger(factory: string): LedgerProblem | null {
   const file = ledgerPath(factory);
-  if (!fs.existsSync(file)) return null;
+  if (!fs.existsSync(file) && factoryHistory(factory).length === 0) return null;
   try {
-    openDb(file).close();
+    openFactoryLedger(factory, { readonly: true, check: true }).close();
     return null;
   } catch (error) {
     if (error instanceof LedgerOpenError) return ledgerProblem(factory, error);
@@ -176,28 +322,6 @@ export class RestoreRefused extends Error {
 }
 
 /**
- * Checks that a file is a ledger this Desk can open: a valid SQLite database passing a quick
- * integrity check, with a schema no newer than this code's. Throws `RestoreRefused` if not.
- */
-function checkLedgerCopy(file: string, label: string): void {
-  let db: Database.Database | undefined;
-  try {
-    db = new Database(file, { fileMustExist: true });
-    const check = db.pragma('quick_check', { simple: true });
-    if (check !== 'ok') throw new RestoreRefused(`the safety copy ${label} fails its integrity check (${String(check)})`);
-    const version = db.pragma('user_version', { simple: true }) as number;
-    if (version > SCHEMA_VERSION) {
-      throw new RestoreRefused(`the safety copy ${label} was written by a newer Layover Desk (schema ${version})`);
-    }
-  } catch (error) {
-    if (error instanceof RestoreRefused) throw error;
-    throw new RestoreRefused(`the safety copy ${label} is not a usable ledger: ${(error as Error).message}`);
-  } finally {
-    db?.close();
-  }
-}
-
-/**
  * Brings back the safety copy `name`, the operator's explicit choice. The ledger must not be
  * open (the Desk closes it first). `name` must be one of `listBackups` (no paths). The copy is
  * checked before anything is moved; then the present ledger and its -wal/-shm files are renamed
@@ -216,20 +340,26 @@ export function restoreBackup(factory: string, name: string, now: Date = new Dat
   const ledger = ledgerPath(factory);
   fs.mkdirSync(path.dirname(ledger), { recursive: true });
   const temporary = `${ledger}.restoring-${process.pid}`;
-  const cleanTemporary = () => {
-    for (const suffix of ['', '-wal', '-shm', '-journal']) fs.rmSync(temporary + suffix, { force: true });
-  };
+  const cleanTemporary = () => removeWithSideFiles(temporary);
   cleanTemporary();
   fs.copyFileSync(backup.file, temporary);
-  try {
-    checkLedgerCopy(temporary, backup.name);
-  } catch (error) {
+  const problem = copyCheck(temporary);
+  if (problem !== null) {
     cleanTemporary();
-    throw error;
+    throw new RestoreRefused(`the safety copy ${backup.name} cannot be restored: ${problem}`);
   }
-  // Whatever checking left beside the copy goes; the copy itself is complete (closed cleanly).
-  for (const suffix of ['-wal', '-shm', '-journal']) fs.rmSync(temporary + suffix, { force: true });
 
+  const moved = moveLedgerAside(factory, now);
+  fs.renameSync(temporary, ledger);
+  return { restored: backup.name, moved_aside: moved };
+}
+
+/**
+ * Renames the factory's ledger and its -wal/-shm files to `ledger.sqlite.broken-<time>` (kept,
+ * never deleted: it may still be recoverable by other means). Returns the new names.
+ */
+export function moveLedgerAside(factory: string, now: Date): string[] {
+  const ledger = ledgerPath(factory);
   const aside = `${ledger}.broken-${fileTime(now)}`;
   const moved: string[] = [];
   for (const suffix of ['', '-wal', '-shm']) {
@@ -238,8 +368,7 @@ export function restoreBackup(factory: string, name: string, now: Date = new Dat
     fs.renameSync(from, aside + suffix);
     moved.push(aside + suffix);
   }
-  fs.renameSync(temporary, ledger);
-  return { restored: backup.name, moved_aside: moved };
+  return moved;
 }
 
 export interface BackupSchedulerOptions {

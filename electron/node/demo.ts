@@ -19,6 +19,7 @@ import { sameText } from '../rules/sameness.js';
 import { ledgerPath, openDb, type Db } from './store/db.js';
 import { decideLearnings } from './store/learnings.js';
 import { activeForRun, exportAll } from './exporter.js';
+import { flushJournal } from './journal.js';
 import { ingestSync } from './ingest.js';
 import { factoryPaths } from './factory.js';
 import { seededRandom } from '../rules/seededRandom.js';
@@ -287,6 +288,7 @@ export function createDemoFactory(dir: string, options: DemoOptions = {}): DemoS
     }
     catchUp();
     exportAll(db, root, settings.learnings.max_per_run);
+    flushJournal(db, root);
 
     const states: Record<string, number> = { provisional: 0, confirmed: 0, lapsed: 0, rejected: 0 };
     for (const row of db.prepare('SELECT state, count(*) AS n FROM learnings GROUP BY state').all() as { state: string; n: number }[]) {

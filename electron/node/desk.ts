@@ -8,6 +8,12 @@
  * channels that need the ledger answer `unavailable` with that message, and the window stays up
  * so the operator can choose another factory or restore a safety copy. Nothing crashes, nothing
  * is overwritten without the operator's say.
+ *
+ * The ledger is checked in full (SQLite's quick check, in a worker thread so the window is not
+ * held up) when the factory opens and before each daily safety copy. From a failed check on, or
+ * from damage any statement meets, the Desk writes nothing more to it: the watcher, sweeps and
+ * copies stop, the channels answer `unavailable` with the damaged-ledger message, and
+ * `desk.info` carries the restore offer.
  */
 import path from 'node:path';
 import {
@@ -16,18 +22,31 @@ import {
   type CallOutput,
   type DeskInfo,
   type Handlers,
+  type LedgerCheckState,
   type LedgerProblem,
   type PushName,
   type PushPayload,
 } from '../../shared/api.js';
 import type { SweepReport, WatcherStatus } from '../../shared/domain.js';
-import { BackupScheduler, backupLedger, ledgerProblem, newestBackup, restoreBackup, RestoreRefused } from './backup.js';
+import {
+  BackupScheduler,
+  backupLedger,
+  damageProblem,
+  ledgerProblem,
+  newestBackup,
+  openFactoryLedger,
+  restoreBackup,
+  RestoreRefused,
+} from './backup.js';
+import { catchUpRestored, flushJournal } from './journal.js';
+import { checkLedgerInWorker } from './ledgerWorker.js';
 import { exportPending } from './exporter.js';
 import { flushOutbox } from './outbox.js';
 import { osAccountName } from './osUser.js';
 import { ledgerSettings, SettingsSource } from './settingsFile.js';
-import { lastEventAt, listProposals, listRefused, dailyStats } from './store/activity.js';
-import { LedgerOpenError, ledgerPath, openDb, type Db } from './store/db.js';
+import { dailyStats, lastEventAt, listProposals, listRefused } from './store/activity.js';
+import { BUSY_TIMEOUT_MS, isDamage, isDamageCode, LedgerOpenError, ledgerPath, type Db } from './store/db.js';
+import { SCHEMA_VERSION } from './store/schema.js';
 import { getHelp, helpDetail, listChains, listHelp, reply, resolve } from './store/help.js';
 import { learningDetail, queryLearnings } from './store/learningQueries.js';
 import { decideLearnings, undoDecisions } from './store/learnings.js';
@@ -37,7 +56,7 @@ import type { WatcherChange } from './watcher.js';
 import { IngestThread } from './ingestThread.js';
 import type { DeskOpenOptions, DeskPort, PushListener } from './host/deskPort.js';
 import { appVersion } from './paths.js';
-import { isDirectory } from './factory.js';
+import { isDirectory, isFactory } from './factory.js';
 
 export interface DeskOptions extends DeskOpenOptions {
   /** Watch `events/` (default true). */
@@ -50,6 +69,9 @@ export interface DeskOptions extends DeskOpenOptions {
   sweepMinGapMs?: number;
 }
 
+/** The channels that write a person's decision to the ledger. */
+const WRITE_CHANNELS: ReadonlySet<string> = new Set(['learnings.reject', 'learnings.keep', 'learnings.undo', 'help.reply', 'help.resolve']);
+
 const STOPPED: WatcherStatus = { state: 'stopped', done_bytes: 0, total_bytes: 0, last_event_at: null, error: null, polling: false };
 
 /** Everything that belongs to one open factory; replaced whole when the operator opens another. */
@@ -58,11 +80,19 @@ class FactorySession {
   db: Db | null = null;
   factoryError: string | null = null;
   problem: LedgerProblem | null = null;
+  /** Where the check of the ledger stands (SPEC 8): what `desk.info` reports as `ledger_check`. */
+  check: LedgerCheckState = 'not_run';
+  /** Settles when the ledger's check at start has: a person's write waits for it. */
+  checked: Promise<void> = Promise.resolve();
+  /** Set by `close`: work that would start after the check does not. */
+  private closed = false;
   /** The ingest thread: watcher, ingest and sweeps, off the host's event loop. */
   thread: IngestThread | null = null;
   backups: BackupScheduler | null = null;
   lastSweep: SweepReport | null = null;
-  /** The ingest thread's first catch-up, which runs while the window already answers. */
+  /** The newest event in the ledger when it opened, for the status bar until the ingest thread reports. */
+  private lastEventAt: string | null = null;
+  /** The ledger's check, then the ingest thread's first catch-up, which run while the window already answers. */
   started: Promise<void> = Promise.resolve();
   private stopSettings: (() => void) | null = null;
 
@@ -81,24 +111,42 @@ class FactorySession {
       return;
     }
     try {
-      this.db = openDb(ledgerPath(this.factory), this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {});
+      this.db = openFactoryLedger(this.factory, binding(this.options));
     } catch (error) {
       if (!(error instanceof LedgerOpenError)) throw error;
       this.problem = ledgerProblem(this.factory, error);
     }
     // With the ledger open, a bad layover.toml leaves the last good settings of any earlier
     // process in force, not the defaults (SPEC 7), and each good reading is kept for the next.
-    if (this.db) this.settings = ledgerSettings(this.factory, this.db);
-    this.stopSettings = this.settings.watch(() => {
-      this.thread?.settingsChanged();
-      this.emit('desk.changed', this.info());
-    });
+    // Read only until the ledger has passed its check (startWork then keeps good readings).
+    if (this.db) this.settings = ledgerSettings(this.factory, this.db, false);
+    this.watchSettings();
     if (!this.db) return;
     const db = this.db;
-    flushOutbox(db, this.factory);
     this.lastSweep = lastSweep(db);
+    this.lastEventAt = lastEventAt(db);
+    this.checked = this.checkLedger();
+    // Nothing is written to the ledger (outbox, journal, copies, ingest and sweeps) before its check has
+    // passed, so a damaged ledger stays as it was found; the wait is the check's time, off the
+    // window's path.
+    this.started = this.checked.then(() => (this.problem || this.closed ? undefined : this.startWork(db)));
+  }
+
+  /** Everything that writes to the ledger while the Desk runs, started once the ledger passed its check. */
+  private startWork(db: Db): Promise<void> | undefined {
+    this.settings = ledgerSettings(this.factory, db);
+    this.watchSettings();
+    flushOutbox(db, this.factory);
+    flushJournal(db, this.factory);
     this.backups = new BackupScheduler({
-      backup: () => backupLedger(db, this.factory),
+      backup: async () => {
+        try {
+          return await backupLedger(db, this.factory, new Date(), binding(this.options));
+        } catch (error) {
+          if (error instanceof LedgerOpenError && error.trouble === 'damaged') this.damaged(ledgerProblem(this.factory, error));
+          throw error;
+        }
+      },
       newestAt: () => {
         const newest = newestBackup(this.factory);
         return newest ? Date.parse(newest.at) : null;
@@ -113,7 +161,7 @@ class FactorySession {
       usePolling: this.options.usePolling ?? false,
       nativeBinding: this.options.nativeBinding ?? null,
       sweepMinGapMs: this.options.sweepMinGapMs ?? null,
-      initial: { last_event_at: lastEventAt(db), done_bytes: 0, total_bytes: 0, error: null },
+      initial: { last_event_at: this.lastEventAt, done_bytes: 0, total_bytes: 0, error: null },
       onStatus: (status) => this.emit('watcher.status', status),
       onChange: (change) => this.changed(change),
       onSweep: (report) => {
@@ -123,7 +171,49 @@ class FactorySession {
       },
       onSweepFailed: (why) => this.emit('watcher.status', { ...this.watcherStatus(), error: `sweep failed: ${why}` }),
     });
-    this.started = this.thread.start();
+    // The first catch-up may be long (a large backlog): it runs in the ingest thread while the
+    // window is already answering, and the status bar shows its progress.
+    return this.thread.start();
+  }
+
+  /** Tells the window when layover.toml changes (replacing an earlier watch). */
+  private watchSettings(): void {
+    this.stopSettings?.();
+    this.stopSettings = this.settings.watch(() => {
+      this.thread?.settingsChanged();
+      this.emit('desk.changed', this.info());
+    });
+  }
+
+  /** The quick check of the ledger, off the window's path; a failed one makes the ledger damaged. */
+  private async checkLedger(): Promise<void> {
+    this.check = 'checking';
+    try {
+      const outcome = await checkLedgerInWorker(ledgerPath(this.factory), {
+        busyTimeoutMs: BUSY_TIMEOUT_MS,
+        schemaVersion: SCHEMA_VERSION,
+        ...binding(this.options),
+      });
+      if (outcome.problem === null) this.check = 'passed';
+      else if (outcome.code === null || isDamageCode(outcome.code)) this.damaged(damageProblem(this.factory, outcome.problem));
+      else this.check = 'not_run'; // could not run (e.g. locked): the next one will
+    } catch {
+      this.check = 'not_run';
+    }
+    this.emit('desk.changed', this.info());
+  }
+
+  /**
+   * From now on the ledger is damaged: nothing more is written to it (the watcher, sweeps and
+   * copies stop) and the window shows `problem` with its restore offer.
+   */
+  damaged(problem: LedgerProblem): void {
+    if (this.problem) return;
+    this.problem = problem;
+    this.check = 'failed';
+    this.backups?.stop();
+    void this.thread?.stop();
+    this.emit('desk.changed', this.info());
   }
 
   private changed(change: WatcherChange): void {
@@ -136,10 +226,14 @@ class FactorySession {
   }
 
   watcherStatus(): WatcherStatus {
-    return this.thread?.status() ?? STOPPED;
+    return this.thread?.status() ?? { ...STOPPED, last_event_at: this.lastEventAt };
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    // Once the check has settled, the work after it has started or never will; the watcher's
+    // catch-up is then stopped below rather than waited for.
+    await this.checked;
     this.stopSettings?.();
     this.backups?.stop();
     await this.thread?.stop();
@@ -147,6 +241,11 @@ class FactorySession {
     this.db?.close();
     this.db = null;
   }
+}
+
+/** The better-sqlite3 addon to load, as the openers take it: Electron's build, or none on plain Node. */
+function binding(options: DeskOptions): { nativeBinding?: string } {
+  return options.nativeBinding ? { nativeBinding: options.nativeBinding } : {};
 }
 
 function message(error: unknown): string {
@@ -157,6 +256,8 @@ export class Desk implements DeskPort {
   private session: FactorySession;
   private readonly listeners = new Set<PushListener>();
   private readonly osUser: string;
+  /** The folder last asked to open that is not a factory yet: what `factory.open {create: true}` confirms. */
+  private unconfirmed: string | null = null;
   readonly handlers: Handlers;
 
   private constructor(
@@ -208,6 +309,7 @@ export class Desk implements DeskPort {
       factory: s.factory,
       factory_error: s.factoryError,
       ledger_problem: s.problem,
+      ledger_check: s.check,
       os_user: this.osUser,
       settings: s.settings.current(),
       settings_error: s.settings.error(),
@@ -217,11 +319,41 @@ export class Desk implements DeskPort {
     };
   }
 
-  /** The open ledger, or the reason there is none, as the error every ledger channel answers. */
+  /**
+   * The open ledger, or the reason there is none, as the error every ledger channel answers. A
+   * damaged ledger is still read (what it still shows may help), never written: `writable` says no.
+   */
   private db(): Db {
     const s = this.session;
     if (s.db) return s.db;
     throw new ApiError('unavailable', s.factoryError ?? s.problem?.message ?? 'no ledger is open');
+  }
+
+  /** The open ledger for a write, refused (`unavailable`, with the problem) once it is known damaged. */
+  private writable(): Db {
+    const problem = this.session.problem;
+    if (problem) throw new ApiError('unavailable', problem.message);
+    return this.db();
+  }
+
+  /**
+   * Runs a channel; damage a statement meets makes the ledger damaged (as a failed check does)
+   * and the channel answers `unavailable` with the damaged-ledger message.
+   */
+  private guarded<A, R>(name: string, handler: (input: A) => R | Promise<R>): (input: A) => Promise<R> {
+    const writes = WRITE_CHANNELS.has(name);
+    return async (input: A) => {
+      try {
+        // A person's decision is not written to a ledger whose check at start is still running.
+        if (writes) await this.session.checked;
+        return await handler(input);
+      } catch (error) {
+        if (!isDamage(error)) throw error;
+        const problem = damageProblem(this.session.factory, (error as Error).message);
+        this.session.damaged(problem);
+        throw new ApiError('unavailable', this.session.problem?.message ?? problem.message);
+      }
+    };
   }
 
   private async switchTo(factory: string): Promise<DeskInfo> {
@@ -237,7 +369,8 @@ export class Desk implements DeskPort {
 
   /** After a person's decision: re-write the learnings files of the agents it touched, tell the window. */
   private decided<T>(result: T): T {
-    exportPending(this.db(), this.session.factory, this.session.settings.current().learnings.max_per_run);
+    flushJournal(this.writable(), this.session.factory);
+    exportPending(this.writable(), this.session.factory, this.session.settings.current().learnings.max_per_run);
     this.emit('ledger.changed', { reason: 'decision' });
     return result;
   }
@@ -249,13 +382,13 @@ export class Desk implements DeskPort {
     };
     const decision = (input: CallArgs<'learnings.reject'> | CallArgs<'learnings.keep'>, kind: 'reject' | 'keep') => {
       const reason = 'reason' in input ? input.reason : undefined;
-      const result = decideLearnings(this.db(), kind, input.target, { by: input.by, reason, now: now() });
+      const result = decideLearnings(this.writable(), kind, input.target, { by: input.by, reason, now: now() });
       return this.decided({ changed: result.changed });
     };
-    return {
+    const handlers = {
       'desk.info': () => this.info(),
       'factory.open': async (input) => {
-        let target = input.path;
+        let target = input.path ?? (input.create ? this.unconfirmed : null) ?? undefined;
         if (target === undefined) {
           if (!this.options.chooseFolder) {
             throw new ApiError('bad_input', 'type the path of the factory folder to open');
@@ -265,6 +398,14 @@ export class Desk implements DeskPort {
           target = chosen;
         }
         if (!isDirectory(target)) throw new ApiError('refused', `the folder ${target} does not exist`);
+        if (!input.create && !isFactory(target)) {
+          this.unconfirmed = target;
+          throw new ApiError(
+            'needs_confirmation',
+            `${path.resolve(target)} is not a factory yet (no events/, layover.toml or .layover/ in it). Make it a new factory?`,
+          );
+        }
+        this.unconfirmed = null;
         return this.switchTo(target);
       },
       'learnings.query': (input) => queryLearnings(this.db(), input),
@@ -272,18 +413,20 @@ export class Desk implements DeskPort {
       'learnings.reject': (input) => decision(input, 'reject'),
       'learnings.keep': (input) => decision(input, 'keep'),
       'learnings.undo': (input) => {
-        const result = undoDecisions(this.db(), input.ids, { by: input.by, now: now() });
+        const result = undoDecisions(this.writable(), input.ids, { by: input.by, now: now() });
         return this.decided({ changed: result.changed });
       },
       'help.list': (input) => listHelp(this.db(), input),
       'help.detail': (input) => helpDetail(this.db(), input.id),
       'help.reply': (input) => {
-        const request = reply(this.db(), this.session.factory, input, this.osUser);
+        const request = reply(this.writable(), this.session.factory, input, this.osUser);
+        flushJournal(this.writable(), this.session.factory);
         this.emit('ledger.changed', { reason: 'reply' });
         return request;
       },
       'help.resolve': (input) => {
-        const request = resolve(this.db(), input, this.osUser);
+        const request = resolve(this.writable(), input, this.osUser);
+        flushJournal(this.writable(), this.session.factory);
         this.emit('ledger.changed', { reason: 'resolve' });
         return request;
       },
@@ -304,8 +447,19 @@ export class Desk implements DeskPort {
           if (error instanceof RestoreRefused) throw new ApiError('refused', error.message);
           throw error;
         }
+        // The event lines and journaled decisions since the copy are made again before the
+        // window sees the restored ledger (SPEC 6).
+        const restored = openFactoryLedger(factory, binding(this.options));
+        try {
+          catchUpRestored(restored, factory, ledgerSettings(factory, restored).current());
+        } finally {
+          restored.close();
+        }
         return this.switchTo(factory);
       },
     } satisfies { [C in keyof Handlers]: (input: CallArgs<C>) => Promise<CallOutput<C>> | CallOutput<C> };
+    return Object.fromEntries(
+      Object.entries(handlers).map(([name, handler]) => [name, this.guarded(name, handler as (input: unknown) => unknown)]),
+    ) as unknown as Handlers;
   }
 }

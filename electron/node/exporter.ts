@@ -9,7 +9,7 @@
  */
 import type { Impact, LearningState } from '../../shared/domain.js';
 import { compareForRun } from '../rules/ledger.js';
-import { AGENT_NAME } from '../rules/events.js';
+import { isAgentName } from '../rules/events.js';
 import type { Db } from './store/db.js';
 import { learningsFileFor, writeFileAtomic } from './factory.js';
 
@@ -45,7 +45,7 @@ export function activeForRun(db: Db, agent: string, maxPerRun: number): Exported
 
 /** Writes `learnings/<agent>.json` for one agent. */
 export function exportAgent(db: Db, factory: string, agent: string, maxPerRun: number, now: Date = new Date()): string {
-  if (!AGENT_NAME.test(agent)) throw new Error(`refusing to export for the agent name ${JSON.stringify(agent)}`);
+  if (!isAgentName(agent)) throw new Error(`refusing to export for the agent name ${JSON.stringify(agent)}`);
   const file: LearningsFile = { agent, generated_at: now.toISOString(), learnings: activeForRun(db, agent, maxPerRun) };
   const target = learningsFileFor(factory, agent);
   writeFileAtomic(target, `${JSON.stringify(file, null, 2)}\n`);

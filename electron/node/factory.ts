@@ -59,6 +59,17 @@ export function assertFactory(factory: string): string {
   return root;
 }
 
+/**
+ * Whether `dir` is a factory already: it holds one of the parts the factory or the Desk make
+ * (events/, layover.toml, .layover/, learnings/, chains/). Any other folder is only made a
+ * factory when the operator says so, so a mistyped path to some existing folder (a home folder,
+ * a project) does not quietly get a ledger and a `.layover` folder.
+ */
+export function isFactory(dir: string): boolean {
+  const paths = factoryPaths(dir);
+  return [paths.events, paths.settings, paths.desk, paths.learnings, paths.chains].some((part) => fs.existsSync(part));
+}
+
 /** The events file of the UTC day of `now`: `events/YYYY-MM-DD.jsonl`. */
 export function eventsFileFor(factory: string, now: Date = new Date()): string {
   return path.join(factoryPaths(factory).events, `${now.toISOString().slice(0, 10)}.jsonl`);
@@ -126,4 +137,39 @@ export function appendEventLine(factory: string, line: string, now: Date = new D
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.appendFileSync(file, bytes);
   return file;
+}
+
+/**
+ * `.layover/swept.jsonl`: the event files sweeps have deleted, one `{"at", "file"}` line each.
+ * Once one is gone, what it held is only in the ledger and its safety copies, so the ledger can
+ * no longer be made again from the event files (`layover-desk rebuild` reads this to refuse).
+ */
+export function sweptNotePath(factory: string): string {
+  return path.join(factoryPaths(factory).desk, 'swept.jsonl');
+}
+
+/** Notes event files a sweep is about to delete (before it deletes them). */
+export function noteSweptEventFiles(factory: string, names: readonly string[], at: string): void {
+  if (names.length === 0) return;
+  const file = sweptNotePath(factory);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.appendFileSync(file, names.map((name) => `${JSON.stringify({ at, file: `events/${name}` })}\n`).join(''));
+}
+
+/** The first event file a sweep deleted, or null when none has been. */
+export function firstSweptEventFile(factory: string): { at: string; file: string } | null {
+  let text: string;
+  try {
+    text = fs.readFileSync(sweptNotePath(factory), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  const first = text.split('\n')[0];
+  if (!first) return null;
+  try {
+    return JSON.parse(first) as { at: string; file: string };
+  } catch {
+    return { at: 'an unknown time', file: 'an event file' };
+  }
 }

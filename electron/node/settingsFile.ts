@@ -140,14 +140,15 @@ export class SettingsSource {
 
 /**
  * The factory's settings for a process that has its ledger open: seeded with the last good
- * settings the ledger keeps, and keeping each good reading there for the next process.
+ * settings the ledger keeps, and keeping each good reading there for the next process — unless
+ * `keep` is false: a ledger not yet checked (the Desk at start) is only read, never written.
  */
-export function ledgerSettings(factoryDir: string, db: Db): SettingsSource {
+export function ledgerSettings(factoryDir: string, db: Db, keep = true): SettingsSource {
   let lastGood: Settings | null = null;
   try {
     lastGood = readLastGoodSettings(db);
   } catch {
     // an unreadable record is no last good settings: the defaults, as the first time
   }
-  return new SettingsSource(factoryDir, { lastGood, onGood: (settings) => saveLastGoodSettings(db, settings) });
+  return new SettingsSource(factoryDir, keep ? { lastGood, onGood: (settings) => saveLastGoodSettings(db, settings) } : { lastGood });
 }

@@ -25,7 +25,7 @@ import type { SweepReport } from '../../shared/domain.js';
 import { SweepReport as SweepReportSchema } from '../../shared/domain.js';
 import { eventFileDay, isLapsedExpired, lapsedCutoff, retentionHorizon } from '../rules/retention.js';
 import type { Settings } from '../rules/settings.js';
-import { factoryPaths, namesIn } from './factory.js';
+import { factoryPaths, namesIn, noteSweptEventFiles } from './factory.js';
 import type { Db } from './store/db.js';
 import { trimDeletions } from './store/deletions.js';
 
@@ -132,6 +132,10 @@ export function sweep(db: Db, factory: string, settings: Settings, now: Date = n
 
   if (files.length === 0) return report;
 
+  // Noted before the files go: from now on the ledger can no longer be made from the event
+  // files alone (`layover-desk rebuild` refuses). A note for a deletion that then fails only
+  // makes rebuild refuse when it could have worked, never the other way round.
+  noteSweptEventFiles(factory, files.map((candidate) => candidate.name), report.at);
   const gone: EventFileCandidate[] = [];
   for (const candidate of files) {
     try {

@@ -17,12 +17,44 @@ import { HELP_CATEGORIES, IMPACTS, RUN_OUTCOMES, type HelpCategory, type Impact,
 export { HELP_CATEGORIES };
 
 /**
- * A valid agent name: 1–64 of a-z, 0-9, `_` and `-`, starting with a letter or digit.
- *
- * Agent names become file names (`learnings/<agent>.json`), so this is what keeps an agent called
- * `../x` from writing outside the factory, and what keeps names case-exact on every file system.
+ * The characters of an agent name: 1–64 of a-z, 0-9, `_` and `-`, starting with a letter or
+ * digit. Agent names become file names (`learnings/<agent>.json`), so this is what keeps an agent
+ * called `../x` from writing outside the factory, and what keeps names case-exact on every file
+ * system.
  */
-export const AGENT_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+const AGENT_NAME_CHARACTERS = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+/**
+ * Names Windows keeps for devices: `con.json`, `nul.json`, `com1.json` cannot be files there,
+ * whatever the extension, so an agent of that name would have a learnings file that cannot
+ * exist when the factory sits on (or is copied to) a Windows machine.
+ */
+const WINDOWS_DEVICE_NAMES: ReadonlySet<string> = new Set([
+  'con',
+  'prn',
+  'aux',
+  'nul',
+  ...Array.from({ length: 9 }, (_, i) => `com${i + 1}`),
+  ...Array.from({ length: 9 }, (_, i) => `lpt${i + 1}`),
+]);
+
+/**
+ * Why `name` cannot be an agent name ("is not a valid agent name: …", to follow the name), or
+ * null when it can. The one rule every reader and writer of agent names asks.
+ */
+export function agentNameProblem(name: string): string | null {
+  if (!AGENT_NAME_CHARACTERS.test(name)) {
+    return 'is not a valid agent name: 1–64 of a-z, 0-9, _ and -, starting with a letter or digit, because agent names become file names';
+  }
+  if (WINDOWS_DEVICE_NAMES.has(name)) {
+    return `is not a valid agent name: ${name} is a device name on Windows, where learnings/${name}.json cannot be a file`;
+  }
+  return null;
+}
+
+export function isAgentName(name: string): boolean {
+  return agentNameProblem(name) === null;
+}
 
 /** The most one line may hold, in UTF-8 bytes: the factory writes each event with one append. */
 export const MAX_LINE_BYTES = 64 * 1024;
@@ -179,11 +211,8 @@ function optionalId(fields: Fields, key: string): string | undefined {
 
 function agent(fields: Fields): string {
   const name = string(fields, 'agent');
-  if (!AGENT_NAME.test(name)) {
-    throw new Refused(
-      `agent ${quote(name)} is not a valid agent name: 1–64 of a-z, 0-9, _ and -, starting with a letter or digit, because agent names become file names`,
-    );
-  }
+  const problem = agentNameProblem(name);
+  if (problem !== null) throw new Refused(`agent ${quote(name)} ${problem}`);
   return name;
 }
 
@@ -332,7 +361,6 @@ const PARSERS: Record<EventType, (fields: Fields, at: string) => FactoryEvent> =
 
 function parse(line: string): FactoryEvent {
   if (line.includes('\u0000')) throw new Refused('the line holds a NUL byte');
-  if (line.includes('\uFFFD')) throw new Refused('the line is invalid UTF-8 (it holds U+FFFD, left where bytes could not be decoded)');
   if (utf8LengthExceeds(line, MAX_LINE_BYTES)) throw new Refused('the line is longer than 64 KiB');
   if (line.trim().length === 0) throw new Refused('the line is empty');
 

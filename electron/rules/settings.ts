@@ -105,7 +105,26 @@ function checkValue(key: string, value: unknown, floatsAreNumbers: boolean): num
   return whole;
 }
 
+/**
+ * The most warnings (or errors) about one file that are listed one by one. A file with 200,000
+ * unknown keys would otherwise print 200,000 lines on every command and fill the window: the
+ * first ones say what is wrong, the count says how much.
+ */
+export const MAX_LISTED_PROBLEMS = 20;
+
+/** The first `MAX_LISTED_PROBLEMS` of `problems`, then one "and N more" line. */
+function capped(problems: string[], what: string): string[] {
+  if (problems.length <= MAX_LISTED_PROBLEMS) return problems;
+  return [...problems.slice(0, MAX_LISTED_PROBLEMS), `and ${problems.length - MAX_LISTED_PROBLEMS} more ${what}`];
+}
+
 function check(raw: unknown, floatsAreNumbers: boolean): SettingsResult {
+  const result = checkAll(raw, floatsAreNumbers);
+  const warnings = capped(result.warnings, 'warnings');
+  return 'errors' in result ? { errors: capped(result.errors, 'errors'), warnings } : { settings: result.settings, warnings };
+}
+
+function checkAll(raw: unknown, floatsAreNumbers: boolean): SettingsResult {
   const errors: string[] = [];
   const warnings: string[] = [];
   if (!isTable(raw)) return { errors: ['the settings must be a TOML table of sections'], warnings };

@@ -8,6 +8,7 @@ export function OpenFactory() {
   const host = useSlice(desk, (s) => s.info?.host);
   const busy = useSlice(desk, (s) => s.busy);
   const current = useSlice(desk, (s) => s.info?.factory ?? '');
+  const confirmCreate = useSlice(desk, (s) => s.confirmCreate);
   const [open, setOpen] = useState(false);
   const [path, setPath] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -19,7 +20,7 @@ export function OpenFactory() {
       return;
     }
     const ok = await desk.getState().openFactory(path.trim());
-    if (ok) setOpen(false);
+    if (ok || desk.getState().confirmCreate) setOpen(false);
     else setError(desk.getState().error);
   }
 
@@ -65,6 +66,24 @@ export function OpenFactory() {
               </button>
             </div>
           </form>
+        </Dialog>
+      )}
+      {confirmCreate && (
+        <Dialog title="Make a new factory?" onClose={() => desk.getState().cancelCreate()}>
+          <p>{confirmCreate.question}</p>
+          <div className="dialog-actions">
+            <button type="button" onClick={() => desk.getState().cancelCreate()}>
+              Cancel
+            </button>
+            <button
+              type="button"
+              className="primary"
+              disabled={busy}
+              onClick={() => void desk.getState().openFactory(confirmCreate.path, true)}
+            >
+              Make it a factory
+            </button>
+          </div>
         </Dialog>
       )}
     </>

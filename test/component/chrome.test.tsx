@@ -90,6 +90,22 @@ describe('window chrome', () => {
     await waitFor(() => expect(desk.calls.some((c) => c.channel === 'ledger.restore')).toBe(true));
   });
 
+  it('opening a folder that is not a factory yet asks first, and makes it one only when confirmed', async () => {
+    const desk = new FakeDesk();
+    desk.notFactories.add('/home/ana/projects');
+    render(<App api={desk} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Open Factory…' }));
+    fireEvent.change(screen.getByLabelText('Factory folder (absolute path)'), { target: { value: '/home/ana/projects' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Open' }));
+    const ask = await screen.findByRole('dialog', { name: 'Make a new factory?' });
+    expect(within(ask).getByText('/home/ana/projects is not a factory yet. Make it a new factory?')).toBeTruthy();
+    const opens = () => desk.calls.filter((c) => c.channel === 'factory.open').map((c) => c.input);
+    expect(opens()).toEqual([{ path: '/home/ana/projects' }]);
+    fireEvent.click(within(ask).getByRole('button', { name: 'Make it a factory' }));
+    await waitFor(() => expect(opens()).toEqual([{ path: '/home/ana/projects' }, { path: '/home/ana/projects', create: true }]));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
   it('the activity chart is an accessible image with a table of its numbers', async () => {
     window.location.hash = '#/activity';
     render(<App api={new FakeDesk()} />);

@@ -101,6 +101,8 @@ export class FakeDesk implements DeskApi {
   runs: Run[] = [];
   sweeps: SweepReport[];
   calls: { channel: Channel; input: unknown }[] = [];
+  /** Folders `factory.open` answers `needs_confirmation` for unless `create` is given. */
+  notFactories = new Set<string>();
   /** Errors to throw on the next call of a channel. */
   failNext = new Map<Channel, ApiError>();
   private undoStack = new Map<string, Learning>();
@@ -170,8 +172,14 @@ export class FakeDesk implements DeskApi {
 
   private handle(channel: Channel, args: unknown): unknown {
     switch (channel) {
+      case 'factory.open': {
+        const a = args as CallArgs<'factory.open'>;
+        if (a.path !== undefined && this.notFactories.has(a.path) && !a.create) {
+          throw new ApiError('needs_confirmation', `${a.path} is not a factory yet. Make it a new factory?`);
+        }
+        return this.info;
+      }
       case 'desk.info':
-      case 'factory.open':
       case 'ledger.restore':
         return this.info;
       case 'learnings.query': {

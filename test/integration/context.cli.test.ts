@@ -49,7 +49,7 @@ describe('layover-desk context', () => {
     expect(format).toEqual({ code: 2, stdout: '', stderr: 'layover-desk context: --format "html" is not one of md, json\n' });
     const agent = await runIn(factory, 'context', '--agent', '../etc');
     expect(agent.code).toBe(2);
-    expect(agent.stderr).toMatch(/^layover-desk context: --agent "\.\.\/etc" is not an agent name/);
+    expect(agent.stderr).toMatch(/^layover-desk context: --agent "\.\.\/etc" is not a valid agent name/);
     expect(fs.readdirSync(factory)).toEqual([]);
   });
 });

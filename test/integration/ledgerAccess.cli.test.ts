@@ -8,35 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { backupLedger } from '../../electron/node/backup.js';
 import { ledgerPath, openDb } from '../../electron/node/store/db.js';
 import { runIn } from '../support/cli.js';
+import { AGENT_COMMANDS, LEDGER_COMMANDS } from '../support/commands.js';
 import { proposed } from '../support/events.js';
 import { appendEvents, freshFactoryEachTest, writeSettings } from '../support/factory.js';
 
 let factory: string;
 freshFactoryEachTest('layover-access-', (dir) => (factory = dir));
-
-/** The commands that open the ledger, each with the words it needs to get that far. */
-const LEDGER_COMMANDS: string[][] = [
-  ['ingest'],
-  ['learnings'],
-  ['runs'],
-  ['help-requests'],
-  ['chains'],
-  ['sweep'],
-  ['backup'],
-  ['reject', '--by', 'Ana', 'lrn_1'],
-  ['keep', '--by', 'Ana', 'lrn_1'],
-  ['undo', '--by', 'Ana', 'lrn_1'],
-  ['reply', '--request', 'hlp_1', '--by', 'Ana', '--answer', 'yes'],
-  ['resolve', '--request', 'hlp_1', '--by', 'Ana'],
-];
-
-/** The agent side: they append events and only peek into the ledger. */
-const AGENT_COMMANDS: string[][] = [
-  ['propose', '--agent', 'builder', 'Run the migrations before the integration test suite.'],
-  ['ask', '--agent', 'builder', '--run', 'r1', '--chain', 'c1', 'Which token may I use?'],
-  ['run', 'start', '--agent', 'builder', '--run', 'r1', '--chain', 'c1'],
-  ['run', 'finish', '--agent', 'builder', '--run', 'r1', '--outcome', 'succeeded'],
-];
 
 /** A ledger with one learning in it, and a safety copy of it. */
 async function ledgerWithCopy(): Promise<{ file: string }> {
@@ -51,6 +28,19 @@ async function ledgerWithCopy(): Promise<{ file: string }> {
 }
 
 describe('how a command reaches its factory', () => {
+  it('a folder that is not a factory yet is refused (exit 2) by every command that opens the ledger, and is made one only with --create', async () => {
+    for (const argv of LEDGER_COMMANDS.filter(([name]) => name !== 'backup')) {
+      const result = await runIn(factory, ...argv);
+      expect({ argv, code: result.code }).toEqual({ argv, code: 2 });
+      expect(result.stderr).toContain(`${factory} is not a factory yet (no events/, layover.toml or .layover/ in it): check --factory, or give --create`);
+    }
+    expect(fs.readdirSync(factory)).toEqual([]);
+    const created = await runIn(factory, 'ingest', '--create');
+    expect(created.code).toBe(0);
+    expect(fs.existsSync(ledgerPath(factory))).toBe(true);
+    expect((await runIn(factory, 'learnings')).code).toBe(0);
+  });
+
   it('a factory folder that does not exist is refused (exit 2) by every command, named, and not created', async () => {
     const missing = path.join(factory, 'no-such-factory');
     for (const argv of [...LEDGER_COMMANDS, ...AGENT_COMMANDS, ['backups'], ['restore', 'ledger-2026-11-20T09-00-00Z.sqlite']]) {
@@ -97,6 +87,7 @@ describe('how a command reaches its factory', () => {
   });
 
   it('a refusal by the store (an unknown request) is exit 2 with its message, not a stack trace', async () => {
+    fs.mkdirSync(path.join(factory, 'events'));
     const unknown = await runIn(factory, 'resolve', '--request', 'hlp_nope', '--by', 'Ana');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/hlp_nope/);

@@ -46,6 +46,7 @@ describe('the command line (SPEC 9)', () => {
 
   it('every listing prints JSON with --json, an empty array when there is nothing to list', async () => {
     const listings = [['learnings'], ['runs'], ['help-requests'], ['chains']];
+    fs.mkdirSync(path.join(factory, 'events')); // a factory the agents have not written to yet
     for (const argv of listings) {
       const result = await runIn(factory, ...argv, '--json');
       expect({ argv, code: result.code }).toEqual({ argv, code: 0 });

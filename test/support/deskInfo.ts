@@ -8,6 +8,7 @@ export function testDeskInfo(patch: Partial<DeskInfo> = {}): DeskInfo {
     factory: '/tmp/factory',
     factory_error: null,
     ledger_problem: null,
+    ledger_check: 'passed',
     os_user: 'tester',
     settings: {
       learnings: { provisional_runs: 20, confirm_after: 3, max_text: 400, max_per_run: 25, keep_lapsed_days: 14 },

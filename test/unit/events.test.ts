@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  AGENT_NAME,
+  isAgentName,
   HELP_CATEGORIES,
   MAX_LINE_BYTES,
   parseEventLine,
@@ -106,8 +106,8 @@ describe('events: the line itself', () => {
     expect(refusal(`${line(RUN_FINISHED)}\u0000`)).toContain('NUL byte');
   });
 
-  it('a line holding U+FFFD, the mark of bytes that were not UTF-8, is refused as invalid UTF-8', () => {
-    expect(refusal(line({ ...LEARNING_PROPOSED, text: 'broken \uFFFD text' }))).toContain('invalid UTF-8');
+  it('a genuine U+FFFD in a text is accepted: bytes that were not UTF-8 are told apart where the line is decoded, not by the character', () => {
+    expect(accepted(line({ ...LEARNING_PROPOSED, text: 'the log shows \uFFFD where the encoding broke' })).type).toBe('learning.proposed');
   });
 
   it('a line of exactly 64 KiB is read', () => {
@@ -174,7 +174,7 @@ describe('events: type and time', () => {
 
 describe('events: agent names and identifiers', () => {
   it.each(['reviewer', 'a', '0day', 'release_bot-2', 'x'.repeat(64)])('the agent name %s is valid', (name) => {
-    expect(AGENT_NAME.test(name)).toBe(true);
+    expect(isAgentName(name)).toBe(true);
     expect(accepted(line({ ...RUN_FINISHED, agent: name })).type).toBe('run.finished');
   });
 
@@ -195,6 +195,20 @@ describe('events: agent names and identifiers', () => {
     ['65 characters long', 'x'.repeat(65)],
   ])('an agent name %s is refused', (_name, agent) => {
     expect(refusal(line({ ...RUN_FINISHED, agent }))).toContain('is not a valid agent name');
+  });
+
+  it.each(['con', 'prn', 'aux', 'nul', 'com1', 'com9', 'lpt1', 'lpt9'])(
+    'the agent name %s is refused because it is a device name on Windows, where its learnings file cannot exist',
+    (agent) => {
+      expect(isAgentName(agent)).toBe(false);
+      expect(refusal(line({ ...RUN_FINISHED, agent }))).toBe(
+        `run.finished: agent "${agent}" is not a valid agent name: ${agent} is a device name on Windows, where learnings/${agent}.json cannot be a file`,
+      );
+    },
+  );
+
+  it.each(['console', 'con-1', 'com10', 'lpt0', 'nuldata'])('the agent name %s is not a device name and is valid', (agent) => {
+    expect(isAgentName(agent)).toBe(true);
   });
 
   it('an agent name that is not a string is refused', () => {

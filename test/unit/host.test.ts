@@ -182,6 +182,21 @@ describe('the page and its files', () => {
     expect(asset.status).toBe(200);
   });
 
+  it.each([
+    ['/.//evil.example/x', '/evil.example/x'],
+    ['//evil.example/x', '/evil.example/x'],
+    ['/a/..//evil.example', '/evil.example'],
+    ['/\\evil.example/x', '/evil.example/x'],
+    ['/learnings?agent=scout', '/learnings?agent=scout'],
+  ])('the token exchange for %s redirects only to a normalised path of this origin (%s), never to another host', async (asked, clean) => {
+    const joiner = asked.includes('?') ? '&' : '?';
+    const reply = await request({ path: `${asked}${joiner}token=${host.token}` });
+    expect(reply.status).toBe(303);
+    expect(reply.headers.location).toBe(clean);
+    const origin = `http://127.0.0.1:${host.port}`;
+    expect(new URL(String(reply.headers.location), origin).origin).toBe(origin);
+  });
+
   it('serves the page with the CSP and the safety headers', async () => {
     const page = await request({ path: '/', headers: auth() });
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');

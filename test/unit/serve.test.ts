@@ -99,6 +99,12 @@ describe('layover-desk serve', () => {
   it('serve --poll watches events/ by polling (network drives send no file-system events) and applies a line appended while it runs', async () => {
     const served = await serving(['--poll']);
     expect(served.cli.out()).toContain('Watching events/ by polling');
+    // The watcher starts once the ledger has passed its check, in the background.
+    await eventually(
+      async () => ((await served.call('desk.info', {})).value as { watcher: { state: string } }).watcher.state === 'watching',
+      'the watcher has caught up',
+      10_000,
+    );
     expect(await polling(served)).toBe(true);
     appendEvents(served.factory, runStarted({ at: '2026-03-01T08:00:00.000Z', run: 'r1', agent: 'builder' }));
     await eventually(
@@ -112,10 +118,15 @@ describe('layover-desk serve', () => {
   it('LAYOVER_POLL=1 turns polling on for serve as --poll does; without either it watches by file-system events', async () => {
     const byEnv = await serving([], { LAYOVER_POLL: '1' });
     expect(byEnv.cli.out()).toContain('Watching events/ by polling');
-    expect(await polling(byEnv)).toBe(true);
+    await eventually(async () => (await polling(byEnv)) || undefined, 'the first watcher polls');
     expect(await byEnv.stop()).toBe(0);
     const plain = await serving([]);
     expect(plain.cli.out()).not.toContain('polling');
+    await eventually(
+      async () => ((await plain.call('desk.info', {})).value as { watcher: { state: string } }).watcher.state === 'watching',
+      'the second watcher has caught up',
+      10_000,
+    );
     expect(await polling(plain)).toBe(false);
     expect(await plain.stop()).toBe(0);
   });

@@ -10,7 +10,7 @@
  */
 import fs from 'node:fs';
 import { ulid } from 'ulid';
-import { parseEventLine, serializeEvent, AGENT_NAME, type FactoryEvent } from '../../rules/events.js';
+import { agentNameProblem, parseEventLine, serializeEvent, type FactoryEvent } from '../../rules/events.js';
 import { screen } from '../../rules/screen.js';
 import type { Flags } from '../../../shared/domain.js';
 import { appendEventLine, learningsFileFor } from '../../node/factory.js';
@@ -49,11 +49,8 @@ export function appendValidated(root: string, raw: Record<string, unknown>): { e
 }
 
 export function checkAgent(agent: string): void {
-  if (!AGENT_NAME.test(agent)) {
-    throw new Refusal(
-      `--agent ${JSON.stringify(agent)} is not an agent name: 1-64 of a-z 0-9 _ -, starting with a letter or digit`,
-    );
-  }
+  const problem = agentNameProblem(agent);
+  if (problem !== null) throw new Refusal(`--agent ${JSON.stringify(agent)} ${problem}`);
 }
 
 /** `--agent A`, required and checked as a name (it becomes a file name). */

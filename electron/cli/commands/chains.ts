@@ -1,6 +1,6 @@
-import { FACTORY_OPTION, JSON_OPTION, factoryDir, printList, stringOption, type Command } from '../command.js';
+import { FACTORY_OPTION, JSON_OPTION, factoryTarget, printList, stringOption, type Command } from '../command.js';
 import { plural } from '../format.js';
-import { withLedger } from '../ledgerAccess.js';
+import { LISTING, withLedger } from '../ledgerAccess.js';
 import { listChains } from '../../node/store/help.js';
 
 export const chainsCommand: Command = {
@@ -23,8 +23,9 @@ export const chainsCommand: Command = {
     agent: { type: 'string' },
   },
   async run(args, io) {
-    const { rows } = await withLedger(factoryDir(args, io), io, ({ db }) =>
+    const { rows } = await withLedger(factoryTarget(args, io), io, ({ db }) =>
       listChains(db, { agent: stringOption(args, 'agent'), offset: 0, limit: Number.MAX_SAFE_INTEGER }),
+      LISTING,
     );
     printList(io, args, rows, {
       empty: 'no chains',

@@ -5,7 +5,7 @@ import {
   FACTORY_OPTION,
   JSON_OPTION,
   Refusal,
-  factoryDir,
+  factoryTarget,
   flagOption,
   printJson,
   requiredOption,
@@ -59,7 +59,7 @@ interface Decision {
 async function runDecision(args: ParsedArgs, io: CliIo, decision: Decision): Promise<void> {
   const by = requiredOption(args, 'by');
   const wanted = ids(args.positionals);
-  await withLedger(factoryDir(args, io), io, ({ root, db, settings }) => {
+  await withLedger(factoryTarget(args, io), io, ({ root, db, settings }) => {
     missingRefusal(db, wanted);
     const result = decision.decide(db, wanted, by, args);
     exportPending(db, root, settings.learnings.max_per_run);

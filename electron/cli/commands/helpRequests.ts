@@ -1,6 +1,6 @@
-import { FACTORY_OPTION, JSON_OPTION, factoryDir, flagOption, printList, stringOption, type Command } from '../command.js';
+import { FACTORY_OPTION, JSON_OPTION, factoryTarget, flagOption, printList, stringOption, type Command } from '../command.js';
 import { clip } from '../format.js';
-import { withLedger } from '../ledgerAccess.js';
+import { LISTING, withLedger } from '../ledgerAccess.js';
 import { listHelp } from '../../node/store/help.js';
 
 export const helpRequestsCommand: Command = {
@@ -29,8 +29,9 @@ export const helpRequestsCommand: Command = {
   },
   async run(args, io) {
     const agent = stringOption(args, 'agent');
-    const { rows } = await withLedger(factoryDir(args, io), io, ({ db }) =>
+    const { rows } = await withLedger(factoryTarget(args, io), io, ({ db }) =>
       listHelp(db, { open: flagOption(args, 'open'), agent, offset: 0, limit: Number.MAX_SAFE_INTEGER }),
+      LISTING,
     );
     printList(io, args, rows, {
       empty: 'no help requests',

@@ -1,4 +1,4 @@
-import { FACTORY_OPTION, JSON_OPTION, factoryDir, flagOption, intOption, printJson, type Command } from '../command.js';
+import { FACTORY_OPTION, JSON_OPTION, factoryTarget, flagOption, intOption, printJson, type Command } from '../command.js';
 import { plural } from '../format.js';
 import { withLedger } from '../ledgerAccess.js';
 import { DEFAULT_MAX_LINES, ingest } from '../../node/ingest.js';
@@ -26,7 +26,7 @@ export const ingestCommand: Command = {
   options: { ...FACTORY_OPTION, ...JSON_OPTION, batch: { type: 'string' } },
   async run(args, io) {
     const maxLines = intOption(args, 'batch', DEFAULT_MAX_LINES);
-    await withLedger(factoryDir(args, io), io, async ({ root, db, settings, settingsError }) => {
+    await withLedger(factoryTarget(args, io), io, async ({ root, db, settings, settingsError }) => {
       const result = await ingest(db, root, { settings, maxLines, signal: io.signal });
       if (flagOption(args, 'json')) {
         printJson(io, { ...result, settings_error: settingsError });

@@ -1,7 +1,7 @@
 import { LEARNING_STATES, type Learning, type LearningState } from '../../../shared/domain.js';
-import { FACTORY_OPTION, JSON_OPTION, Refusal, factoryDir, listOption, printList, stringOption, type Command } from '../command.js';
+import { FACTORY_OPTION, JSON_OPTION, Refusal, factoryTarget, listOption, printList, stringOption, type Command } from '../command.js';
 import { clip } from '../format.js';
-import { withLedger } from '../ledgerAccess.js';
+import { LISTING, withLedger } from '../ledgerAccess.js';
 import { queryLearnings } from '../../node/store/learningQueries.js';
 
 /** The SPEC 2 field names, in the SPEC's order: what `--json` prints for each learning. */
@@ -38,7 +38,7 @@ export const learningsCommand: Command = {
       }
     }
     const agent = stringOption(args, 'agent');
-    const rows = await withLedger(factoryDir(args, io), io, ({ db }) => {
+    const rows = await withLedger(factoryTarget(args, io), io, ({ db }) => {
       const rows: Learning[] = [];
       const pageSize = 1000;
       for (let offset = 0; ; offset += pageSize) {
@@ -53,7 +53,7 @@ export const learningsCommand: Command = {
         if (page.rows.length < pageSize) break;
       }
       return rows;
-    });
+    }, LISTING);
     printList(io, args, rows, {
       empty: 'no learnings',
       json: learningJson,

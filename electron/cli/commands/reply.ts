@@ -3,7 +3,7 @@ import {
   FACTORY_OPTION,
   JSON_OPTION,
   Refusal,
-  factoryDir,
+  factoryTarget,
   flagOption,
   listOption,
   printJson,
@@ -60,7 +60,7 @@ export const replyCommand: Command = {
     if (noFlags && flagList.length > 0) throw new Refusal('--no-flags and --flag contradict each other');
     const flags = noFlags ? {} : flagList.length > 0 ? parseFlagOptions(flagList) : undefined;
     const routes = listOption(args, 'route');
-    const answered = await withLedger(factoryDir(args, io), io, ({ db, root }) =>
+    const answered = await withLedger(factoryTarget(args, io), io, ({ db, root }) =>
       reply(
         db,
         root,

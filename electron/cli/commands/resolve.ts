@@ -1,5 +1,5 @@
 import type { Command } from '../command.js';
-import { FACTORY_OPTION, JSON_OPTION, factoryDir, flagOption, printJson, requiredOption, stringOption } from '../command.js';
+import { FACTORY_OPTION, JSON_OPTION, factoryTarget, flagOption, printJson, requiredOption, stringOption } from '../command.js';
 import { withLedger } from '../ledgerAccess.js';
 import { osAccountName } from '../../node/osUser.js';
 import { resolve } from '../../node/store/help.js';
@@ -26,7 +26,7 @@ export const resolveCommand: Command = {
   },
   async run(args, io) {
     const id = requiredOption(args, 'request');
-    const resolved = await withLedger(factoryDir(args, io), io, ({ db }) =>
+    const resolved = await withLedger(factoryTarget(args, io), io, ({ db }) =>
       resolve(db, { id, by: stringOption(args, 'by') }, osAccountName(io.env)),
     );
     if (flagOption(args, 'json')) {

@@ -1,6 +1,6 @@
-import { FACTORY_OPTION, JSON_OPTION, factoryDir, intOption, printList, stringOption, type Command } from '../command.js';
+import { FACTORY_OPTION, JSON_OPTION, factoryTarget, intOption, printList, stringOption, type Command } from '../command.js';
 import { plural } from '../format.js';
-import { withLedger } from '../ledgerAccess.js';
+import { LISTING, withLedger } from '../ledgerAccess.js';
 import { listRuns } from '../../node/store/runs.js';
 
 export const runsCommand: Command = {
@@ -21,7 +21,7 @@ export const runsCommand: Command = {
   options: { ...FACTORY_OPTION, ...JSON_OPTION, agent: { type: 'string' }, limit: { type: 'string' } },
   async run(args, io) {
     const limit = intOption(args, 'limit', -1);
-    const { rows } = await withLedger(factoryDir(args, io), io, ({ db }) => listRuns(db, { agent: stringOption(args, 'agent'), limit }));
+    const { rows } = await withLedger(factoryTarget(args, io), io, ({ db }) => listRuns(db, { agent: stringOption(args, 'agent'), limit }), LISTING);
     printList(io, args, rows, {
       empty: 'no runs',
       line: (r) =>

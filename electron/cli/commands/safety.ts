@@ -16,6 +16,7 @@ import {
 } from '../command.js';
 import { existingFactory, withLedger } from '../ledgerAccess.js';
 import { backupLedger, backupsDir, listBackups, restoreBackup, RestoreRefused } from '../../node/backup.js';
+import { catchUpRestored } from '../../node/journal.js';
 import { ledgerPath } from '../../node/store/db.js';
 
 function formatSize(bytes: number): string {
@@ -43,7 +44,7 @@ export const backupCommand: Command = {
     if (!fs.existsSync(ledgerPath(factory))) {
       throw new Refusal(`there is no ledger at ${ledgerPath(factory)} yet: nothing to copy`);
     }
-    return withLedger(factory, io, async ({ db, root }) => {
+    return withLedger({ dir: factory, create: false }, io, async ({ db, root }) => {
       const info = await backupLedger(db, root, new Date());
       if (flagOption(args, 'json')) printJson(io, info);
       else io.stdout(`Safety copy written: ${info.file} (${formatSize(info.size)})\n`);
@@ -88,14 +89,15 @@ export const restoreCommand: Command = {
     'Replaces the ledger with the safety copy BACKUP (a name from `layover-desk backups`).',
     'The copy is checked first; then the present ledger and its -wal/-shm files are renamed',
     'to ledger.sqlite.broken-<time> beside it (kept, never deleted) and the copy takes its',
-    'place. Close the Desk app first: it must not have the ledger open. Events recorded since',
-    'the copy was made are not in it.',
+    'place. Close the Desk app first: it must not have the ledger open. Then the event lines',
+    'written since the copy was made are read, and the decisions journaled since',
+    '(.layover/decisions.jsonl) are made again, so nothing a person decided is lost.',
     '',
     'Options:',
     '  --factory DIR  the factory (default: $LAYOVER_FACTORY, else the current folder)',
-    '  --json         print {restored, moved_aside}',
+    '  --json         print {restored, moved_aside, replayed: {events, decisions}}',
   ].join('\n'),
-  run(args: ParsedArgs, io: CliIo) {
+  async run(args: ParsedArgs, io: CliIo) {
     const factory = existingFactory(factoryDir(args, io));
     const [name, ...extra] = args.positionals;
     if (name === undefined || name.trim() === '') throw new Refusal('name the safety copy to restore (see `layover-desk backups`)');
@@ -107,11 +109,13 @@ export const restoreCommand: Command = {
       if (error instanceof RestoreRefused) throw new Refusal(error.message);
       throw error;
     }
+    const caughtUp = await withLedger({ dir: factory, create: false }, io, ({ db, root, settings }) => catchUpRestored(db, root, settings));
     if (flagOption(args, 'json')) {
-      printJson(io, result);
+      printJson(io, { ...result, replayed: caughtUp });
       return;
     }
     io.stdout(`Restored ${result.restored} as ${ledgerPath(factory)}\n`);
     for (const file of result.moved_aside) io.stdout(`The previous file is kept as ${file}\n`);
+    io.stdout(`Replayed since the copy: ${caughtUp.events} event lines, ${caughtUp.decisions} journaled decisions\n`);
   },
 };

@@ -2,7 +2,7 @@
  * `layover-desk sweep`: one retention sweep now, with its report.
  */
 import type { SweepReport } from '../../../shared/domain.js';
-import { FACTORY_OPTION, JSON_OPTION, factoryDir, flagOption, printJson, type CliIo, type Command, type ParsedArgs } from '../command.js';
+import { FACTORY_OPTION, JSON_OPTION, factoryTarget, flagOption, printJson, type CliIo, type Command, type ParsedArgs } from '../command.js';
 import { plural } from '../format.js';
 import { withLedger } from '../ledgerAccess.js';
 import { sweep } from '../../node/sweep.js';
@@ -43,7 +43,7 @@ export const sweepCommand: Command = {
     '                 event_files, lapsed_learnings, chains}',
   ].join('\n'),
   run(args: ParsedArgs, io: CliIo) {
-    return withLedger(factoryDir(args, io), io, ({ db, root, settings }) => {
+    return withLedger(factoryTarget(args, io), io, ({ db, root, settings }) => {
       const now = new Date();
       const report = sweep(db, root, settings, now);
       if (flagOption(args, 'json')) {

@@ -142,6 +142,18 @@ function digest(value: string): Buffer {
 }
 
 /** Constant-time comparison (hashing first makes the lengths equal). */
+/**
+ * Where the token exchange sends the browser: the request's own path and query, normalised so
+ * that it can only name this origin. A path such as `/.//evil.example/x` parses to
+ * `//evil.example/x`, which a browser reads as another host (a protocol-relative URL): an open
+ * redirect carrying the operator away from a page that just set the token cookie. Runs of
+ * slashes are collapsed, and whatever does not resolve to the request's origin goes to `/`.
+ */
+export function sameOriginLocation(url: URL): string {
+  const location = `${url.pathname.replace(/\/{2,}/g, '/')}${url.search}`;
+  return new URL(location, url.origin).origin === url.origin ? location : '/';
+}
+
 export function tokenMatches(expected: string, given: string | undefined | null): boolean {
   if (typeof given !== 'string' || given.length === 0) return false;
   return crypto.timingSafeEqual(digest(expected), digest(given));
@@ -346,7 +358,11 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     }
     let url: URL;
     try {
-      url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+      // The request target is a path (origin-form): appended to this origin, not resolved
+      // against it, so `//evil.example/x` is a path here and not another host.
+      const target = req.url ?? '/';
+      if (!target.startsWith('/')) throw new Error('not a path');
+      url = new URL(`http://127.0.0.1:${port}${target}`);
     } catch {
       sendText(res, 400, 'bad request');
       return;
@@ -360,7 +376,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     if (auth.fromQuery && (req.method === 'GET' || req.method === 'HEAD') && !url.pathname.startsWith('/api/')) {
       // Trade the token in the URL for a cookie, and drop it from the address bar and history.
       url.searchParams.delete('token');
-      const location = `${url.pathname}${url.search}`;
+      const location = sameOriginLocation(url);
       res.writeHead(303, { ...BASE_HEADERS, 'Set-Cookie': cookie, Location: location, 'Content-Length': '0' });
       res.end();
       return;

@@ -21,6 +21,7 @@ import { chainState, humanTime } from '../../rules/chains.js';
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
 import { flushOutbox } from '../outbox.js';
+import { journalDecision, type Replaying } from './journal.js';
 import { EventRefused } from './learnings.js';
 import { RUN_COLUMNS, toRun } from './runs.js';
 
@@ -375,11 +376,12 @@ export function reply(
   input: ReplyInput,
   osUser: string,
   now: () => Date = () => new Date(),
+  replaying?: Replaying,
 ): HelpRequest {
   const answer = input.answer.trim();
   if (answer === '') throw new ApiError('refused', 'the answer is empty: write what the agent should know');
   const responder = responderOf(input.by, osUser);
-  const chain = `chn_${ulid()}`;
+  const chain = replaying?.chain ?? `chn_${ulid()}`;
 
   db.transaction(() => {
     const row = db
@@ -428,6 +430,7 @@ export function reply(
       `${JSON.stringify(file, null, 2)}\n`,
       at,
     );
+    journalDecision(db, { what: 'reply', at, by: responder, id: input.id, answer, workflow, flags, routes, chain }, replaying);
   }).immediate();
 
   try {
@@ -448,6 +451,7 @@ export function resolve(
   input: { id: string; by?: string | undefined },
   osUser: string,
   now: () => Date = () => new Date(),
+  replaying?: Replaying,
 ): HelpRequest {
   const responder = responderOf(input.by, osUser);
   db.transaction(() => {
@@ -456,9 +460,11 @@ export function resolve(
       | undefined;
     if (!row) throw new ApiError('not_found', `no help request ${input.id}`);
     if (row.state !== 'open') throw closedRefusal(row);
+    const at = now().toISOString();
     db.prepare(
       `UPDATE help_requests SET state = 'resolved', responder = ?, answered_at = ? WHERE id = ? AND state = 'open'`,
-    ).run(responder, now().toISOString(), input.id);
+    ).run(responder, at, input.id);
+    journalDecision(db, { what: 'resolve', at, by: responder, id: input.id }, replaying);
   }).immediate();
   return getHelp(db, input.id)!;
 }

@@ -15,6 +15,7 @@
 import { ulid } from 'ulid';
 import type { HistoryKind, Impact, Learning, LearningState, ProposalOutcome } from '../../../shared/domain.js';
 import type { LearningTarget } from '../../../shared/api.js';
+import { journalDecision, type JournaledLearning, type Replaying } from './journal.js';
 import {
   decideProposal,
   isActive,
@@ -252,7 +253,17 @@ function loadMany(db: Db, ids: string[]): Map<string, Learning> {
 }
 
 /** Reject or keep the targeted learnings in one transaction, each with its history line. */
-export function decideLearnings(db: Db, kind: 'reject' | 'keep', target: LearningTarget, input: DecisionInput): DecisionResult {
+/**
+ * Rejects or keeps learnings, a person's decision: journaled (store/journal.ts) in the same
+ * transaction, by the ids it changed, so that made again from the journal it changes the same.
+ */
+export function decideLearnings(
+  db: Db,
+  kind: 'reject' | 'keep',
+  target: LearningTarget,
+  input: DecisionInput,
+  replaying?: Replaying,
+): DecisionResult {
   const by = input.by.trim();
   if (by === '') throw new Error('a decision needs the name of the person making it');
   const at = input.now.toISOString();
@@ -262,6 +273,7 @@ export function decideLearnings(db: Db, kind: 'reject' | 'keep', target: Learnin
     const found = loadMany(db, ids);
     const result: DecisionResult = { changed: [], unchanged: [], missing: [], agents: [] };
     const agents = new Set<string>();
+    const journaled: JournaledLearning[] = [];
     for (const id of ids) {
       const before = found.get(id);
       if (!before) {
@@ -285,10 +297,12 @@ export function decideLearnings(db: Db, kind: 'reject' | 'keep', target: Learnin
         undo: JSON.stringify(snapshotOf(before)),
       });
       result.changed.push(id);
+      journaled.push({ id, agent: before.agent, text: before.text });
       if (isActive(before.state) !== isActive(after.state) || before.state !== after.state) agents.add(before.agent);
     }
     result.agents = [...agents].sort();
     markExportPending(db, result.agents);
+    if (journaled.length > 0) journalDecision(db, { what: kind, at, by, learnings: journaled, reason }, replaying);
     return result;
   }).immediate();
 }
@@ -298,13 +312,15 @@ export function decideLearnings(db: Db, kind: 'reject' | 'keep', target: Learnin
  * decision overwrote. Undos stack: a second undo reaches the decision before the one undone.
  * A decision is undone only while the learning is still in the state it left it in.
  */
-export function undoDecisions(db: Db, ids: readonly string[], input: DecisionInput): DecisionResult {
+/** Undoes the last decisions on learnings; journaled as `decideLearnings` is. */
+export function undoDecisions(db: Db, ids: readonly string[], input: DecisionInput, replaying?: Replaying): DecisionResult {
   const by = input.by.trim();
   if (by === '') throw new Error('an undo needs the name of the person making it');
   const at = input.now.toISOString();
   return db.transaction((): DecisionResult => {
     const result: DecisionResult = { changed: [], unchanged: [], missing: [], agents: [] };
     const agents = new Set<string>();
+    const journaled: JournaledLearning[] = [];
     const unique = [...new Set(ids)];
     const found = loadMany(db, unique);
     const history = db.prepare(
@@ -344,10 +360,12 @@ export function undoDecisions(db: Db, ids: readonly string[], input: DecisionInp
         state_after: after.state,
       });
       result.changed.push(id);
+      journaled.push({ id, agent: current.agent, text: current.text });
       agents.add(current.agent);
     }
     result.agents = [...agents].sort();
     markExportPending(db, result.agents);
+    if (journaled.length > 0) journalDecision(db, { what: 'undo', at, by, learnings: journaled }, replaying);
     return result;
   }).immediate();
 }

@@ -275,6 +275,18 @@ export const MIGRATIONS: readonly string[] = [
     INSERT INTO learning_deletions (learning_rowid, agent) VALUES (old.rowid, old.agent);
   END;
   `,
+  // 3: the decisions journal (SPEC 6; electron/node/journal.ts).
+  // Every person decision, as the line `.layover/decisions.jsonl` holds for it, inserted in the
+  // transaction that commits the decision; `written` once the line is appended to the file. The
+  // highest seq in a safety copy is the last decision it holds: a restore replays the journal
+  // after it.
+  `
+  CREATE TABLE decision_journal (
+    seq INTEGER PRIMARY KEY,
+    line TEXT NOT NULL,
+    written INTEGER NOT NULL DEFAULT 0
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,0 +1,23 @@
+/** A layover.toml with very many unknown keys is warned about in a bounded number of lines. */
+import { expect, it } from 'vitest';
+import { MAX_LISTED_PROBLEMS } from '../../electron/rules/settings.js';
+import { runIn } from '../support/cli.js';
+import { freshFactoryEachTest, writeSettings } from '../support/factory.js';
+
+let factory: string;
+freshFactoryEachTest('layover-warnings-', (dir) => (factory = dir));
+
+const UNKNOWN_KEYS = 200_000;
+
+it('a layover.toml with 200,000 unknown keys warns about the first 20 and then says how many more, on every command', async () => {
+  const keys = Array.from({ length: UNKNOWN_KEYS }, (_, i) => `unknown_${i} = ${i}`).join('\n');
+  writeSettings(factory, `[learnings]\nprovisional_runs = 5\n${keys}\n`);
+  for (const argv of [['learnings'], ['propose', '--agent', 'builder', 'Run the migrations before the integration test suite.']]) {
+    const result = await runIn(factory, ...argv);
+    expect({ argv, code: result.code }).toEqual({ argv, code: 0 });
+    const warnings = result.stderr.split('\n').filter((line) => line.startsWith('warning: '));
+    expect(warnings).toHaveLength(MAX_LISTED_PROBLEMS + 1);
+    expect(warnings[0]).toBe('warning: layover.toml: unknown key learnings.unknown_0 is ignored');
+    expect(warnings.at(-1)).toBe(`warning: layover.toml: and ${UNKNOWN_KEYS - MAX_LISTED_PROBLEMS} more warnings`);
+  }
+});
