@@ -39,11 +39,15 @@ function bySql(filter: LearningFilter, sort: (typeof LEARNING_SORTS)[number], di
   const where = (withStates: boolean) => {
     const parts: string[] = [];
     const params: Record<string, unknown> = {};
-    if (filter.agent) (parts.push('agent = @agent'), (params.agent = filter.agent));
-    if (withStates && filter.states?.length) (parts.push('state IN (SELECT value FROM json_each(@states))'), (params.states = JSON.stringify(filter.states)));
-    if (filter.impacts?.length) (parts.push('impact IN (SELECT value FROM json_each(@impacts))'), (params.impacts = JSON.stringify(filter.impacts)));
+    const add = (sql: string, name: string, value: unknown): void => {
+      parts.push(sql);
+      params[name] = value;
+    };
+    if (filter.agent) add('agent = @agent', 'agent', filter.agent);
+    if (withStates && filter.states?.length) add('state IN (SELECT value FROM json_each(@states))', 'states', JSON.stringify(filter.states));
+    if (filter.impacts?.length) add('impact IN (SELECT value FROM json_each(@impacts))', 'impacts', JSON.stringify(filter.impacts));
     const query = filter.search === undefined ? null : ftsQuery(filter.search);
-    if (query !== null) (parts.push('rowid IN (SELECT rowid FROM learnings_fts WHERE learnings_fts MATCH @search)'), (params.search = query));
+    if (query !== null) add('rowid IN (SELECT rowid FROM learnings_fts WHERE learnings_fts MATCH @search)', 'search', query);
     return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
   };
   const d = dir.toUpperCase();

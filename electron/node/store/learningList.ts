@@ -16,7 +16,7 @@
  * log (`deletions.ts`) names. So what it answers is what SQL over the
  * ledger answers at that moment, which a property test checks against plain SQL.
  */
-import type { Impact, Learning, LearningState } from '../../../shared/domain.js';
+import type { Impact, LearningState } from '../../../shared/domain.js';
 import type { LearningFilter, StateCounts } from '../../../shared/api.js';
 import type { LEARNING_SORTS } from '../../../shared/api.js';
 import type { Db } from './db.js';
