@@ -1,0 +1,154 @@
+/**
+ * Building blocks for the screen's phrase rules.
+ *
+ * A word is a run of letters and digits; anything else separates words. The two classes never
+ * overlap, so a pattern built from them can split a text into words only one way and cannot
+ * backtrack its way into slowness, and every gap between words is bounded.
+ *
+ * "Letter" is an explicit class of the scripts the rules are written in (Latin with its accents
+ * and look-alike extensions, Greek, Cyrillic, Arabic, Devanagari, Hangul, kana, CJK), combining
+ * marks included, so a Devanagari vowel sign does not split a word. Unicode property classes
+ * (`\p{L}`) would say the same more briefly but cost too much: each one compiles to hundreds of
+ * ranges, a rule holds dozens of them, and compiling the rule set took seconds, which every
+ * `layover-desk propose` would pay. Patterns are therefore compiled without the `u` flag, and
+ * `phrase` rewrites `\p{L}` / `\p{N}` written in a rule into these classes.
+ */
+const LETTER_RANGES =
+  'a-zA-Z\\u00c0-\\u00d6\\u00d8-\\u00f6\\u00f8-\\u02af\\u0300-\\u036f\\u0370-\\u03ff\\u0400-\\u052f' +
+  '\\u05d0-\\u05ea\\u0610-\\u061a\\u0620-\\u065f\\u066e-\\u06d3\\u06d5-\\u06ff\\u0900-\\u0963\\u0966-\\u097f' +
+  '\\u1100-\\u11ff\\u1d00-\\u1dff\\u1e00-\\u1fff\\u3040-\\u30ff\\u3130-\\u318f\\u3400-\\u4dbf\\u4e00-\\u9fff' +
+  '\\uac00-\\ud7af\\uf900-\\ufaff';
+const DIGIT_RANGES = '0-9';
+export const WORD = `[${LETTER_RANGES}${DIGIT_RANGES}]+`;
+export const SEP = `[^${LETTER_RANGES}${DIGIT_RANGES}]+`;
+const START = `(?<![${LETTER_RANGES}${DIGIT_RANGES}])`;
+const END = `(?![${LETTER_RANGES}${DIGIT_RANGES}])`;
+
+/** Up to `most` arbitrary words, each preceded by a separator. */
+export function gap(most: number): string {
+  return `(?:${SEP}${WORD}){0,${most}}?`;
+}
+
+/** The alternatives each `anyOf` / `oneOf` source was built from, for the anchors of `phrase`. */
+const WORD_LISTS = new Map<string, readonly string[]>();
+
+/**
+ * One of several alternatives as a whole word, or a phrase whose words any separator may join.
+ * An alternative may hold regex syntax (a stem such as `ignor\p{L}*`).
+ */
+export function anyOf(...words: string[]): string {
+  const source = `${START}(?:${words.map((word) => word.replaceAll(' ', SEP)).join('|')})${END}`;
+  WORD_LISTS.set(source, words);
+  return source;
+}
+
+/** Either of two `anyOf` lists, keeping their words for the anchors. */
+export function either(...sources: string[]): string {
+  const source = `(?:${sources.join('|')})`;
+  WORD_LISTS.set(source, sources.flatMap((part) => WORD_LISTS.get(part) ?? ['']));
+  return source;
+}
+
+/** Up to `most` characters of any kind: the gap between words in scripts written without spaces. */
+export function near(most: number): string {
+  return `[^。！？!?\n]{0,${most}}?`;
+}
+
+/** One alternative of several, as a group, with no word boundaries (for scripts without spaces). */
+export function oneOf(...words: string[]): string {
+  return `(?:${words.join('|')})`;
+}
+
+/**
+ * The words a text must hold for a rule to be worth trying: a rule built by `phrase` starts its
+ * match with one of the alternatives of its first `anyOf`, at the start of a word, so the first
+ * word of one of them (or, for a stem such as `ignor\p{L}*`, its literal prefix) must be a word
+ * of the text (or begin one). Checking that in a word index is far cheaper than running the
+ * rule, and most rules are not worth trying on most learnings. A rule whose start is not such a
+ * list has no anchors and is always tried.
+ */
+export interface Anchors {
+  /** Words the text must hold as whole words. */
+  words: readonly string[];
+  /** Prefixes a word of the text must start with. */
+  prefixes: readonly string[];
+}
+
+export interface Rule {
+  regex: RegExp;
+  anchors: Anchors | null;
+  /**
+   * A cheap test of the whole text that every match also passes, for a rule whose first words
+   * are common ones ("send", "add", "copy" start exfiltration and plenty of advice alike).
+   */
+  needs?: RegExp;
+}
+
+const LITERAL = new RegExp(`^[${LETTER_RANGES}${DIGIT_RANGES}]*`);
+
+function anchorsOf(alternatives: readonly string[]): Anchors | null {
+  const words: string[] = [];
+  const prefixes: string[] = [];
+  for (const alternative of alternatives) {
+    const first = alternative.split(' ')[0] ?? '';
+    const literal = LITERAL.exec(first)?.[0] ?? '';
+    const next = first.charAt(literal.length);
+    if (literal.length === first.length) {
+      if (literal.length === 0) return null;
+      words.push(literal);
+      continue;
+    }
+    // A quantifier makes the letter before it optional; anything else ends the literal part.
+    const prefix = next === '?' || next === '*' || next === '{' ? literal.slice(0, -1) : literal;
+    if (prefix.length === 0) return null;
+    prefixes.push(prefix);
+  }
+  return { words, prefixes };
+}
+
+/** Compiles a rule: `\p{L}` and `\p{N}` written in it become the letter and digit classes above. */
+export function phrase(...parts: string[]): Rule {
+  const source = parts
+    .join('')
+    .replaceAll(String.raw`\p{L}\p{N}`, LETTER_RANGES + DIGIT_RANGES)
+    .replaceAll(String.raw`[\p{L}]`, `[${LETTER_RANGES}]`)
+    .replaceAll(String.raw`\p{L}`, `[${LETTER_RANGES}]`)
+    .replaceAll(String.raw`\p{N}`, `[${DIGIT_RANGES}]`);
+  // Lookbehinds consume nothing, so the match starts with the first part after them.
+  const first = parts.find((part) => WORD_LISTS.has(part) || !part.startsWith('(?<')) ?? '';
+  const list = WORD_LISTS.get(first);
+  return { regex: new RegExp(source), anchors: list ? anchorsOf(list) : null };
+}
+
+/**
+ * `words` where `before` comes right before them. Written as the words followed by a lookbehind
+ * over both, not as a lookbehind followed by the words: the regex engine then scans for the
+ * words (fast) and checks what precedes them only where they occur, and `phrase` can take the
+ * words as the rule's anchors.
+ */
+export function after(before: string, words: string): string {
+  const source = `${words}(?<=(?:${before})${words})`;
+  const list = WORD_LISTS.get(words);
+  if (list) WORD_LISTS.set(source, list);
+  return source;
+}
+
+/** `rule`, tried only on texts that `needs` matches (see `Rule.needs`). */
+export function needing(needs: RegExp, rule: Rule): Rule {
+  return { ...rule, needs };
+}
+
+/** A rule with no anchors, tried on every text (the marker rules, short and cheap). */
+export function always(regex: RegExp): Rule {
+  return { regex, anchors: null };
+}
+
+/** Splits a form into the words the anchors are looked up by (the same letter class as WORD). */
+export const WORD_SPLIT = new RegExp(SEP);
+
+/**
+ * Negation just before a match: "never paste tokens into Slack", "do not curl … | sh". Security
+ * advice about exfiltration and download-and-run is written in exactly those words, and it is the
+ * negation that makes it advice; an attack does not say "never" before its payload.
+ */
+export const NOT_NEGATED = String.raw`(?<!${START}(?:never|not|t|dont|avoid|avoiding|without|nor|no|instead of|rather than|stop|forbid|forbids|forbidden|prevent|prevents|refuse|warn against|against)(?:${SEP}${WORD}){0,3}?${SEP})`;
