@@ -21,7 +21,7 @@ import { decodedBlocks, reversed, rot13 } from './screenDecode.js';
 import { screenForms } from './screenNormalise.js';
 import { buildIndex } from './screenIndex.js';
 import type { Rule } from './screenPatterns.js';
-import { PHRASE_FAMILIES, type PhraseFamily, type PhraseRule } from './screenPhrases.js';
+import { PHRASE_FAMILIES, SPELLED_OUT_RULES, type PhraseFamily, type PhraseRule } from './screenPhrases.js';
 
 /** The rule that refused a text; named in the refusal so the operator can see which one fired. */
 export type ScreenRule = 'empty' | 'too_long' | 'control_characters' | 'invisible_characters' | PhraseRule | 'encoded_payload';
@@ -92,7 +92,7 @@ function matches(rules: readonly Rule[], form: string, candidates: Uint8Array): 
 
 /** The first phrase family that a text breaks, read in its plain form and its Latin skeleton. */
 function phraseHit(text: string): PhraseHit | null {
-  const { plain, skeleton } = screenForms(text);
+  const { plain, skeleton, spelledOut } = screenForms(text);
   const otherScripts = NON_ASCII.test(plain);
   const plainCandidates = INDEX.candidates(plain);
   const skeletonCandidates = skeleton === null ? null : INDEX.candidates(skeleton);
@@ -102,6 +102,11 @@ function phraseHit(text: string): PhraseHit | null {
     if (skeleton !== null && skeletonCandidates !== null && matches(family.latin, skeleton, skeletonCandidates)) {
       return { family, disguised: true };
     }
+  }
+  for (const run of spelledOut) {
+    const spelled = SPELLED_OUT_RULES.find(({ pattern }) => pattern.test(run));
+    const family = spelled && PHRASE_FAMILIES.find(({ rule }) => rule === spelled.rule);
+    if (family) return { family, disguised: true };
   }
   return null;
 }
@@ -114,10 +119,53 @@ function phraseHit(text: string): PhraseHit | null {
  */
 const HIDDEN_READING_HINT = /ignore|disregard|forget|instruction|prompt|previous|above|you are|you re|from now on|pretend|act as|override|reveal|curl|wget|token|password|secret|api key|id_rsa|\.env|ssh|system|rules|execute|download/;
 
-const HIDDEN_READINGS: ReadonlyArray<{ name: string; read: (plain: string) => string }> = [
+const HIDDEN_READINGS: ReadonlyArray<{ name: string; read: (text: string) => string }> = [
   { name: 'rot13', read: rot13 },
   { name: 'reversed', read: reversed },
 ];
+
+/**
+ * How deep readings are nested: "base64 twice", "rot13, then base64" and "base64, then rot13"
+ * need two; each level decodes at most a few bounded blocks (screenDecode.ts).
+ */
+const MAX_READING_DEPTH = 2;
+
+interface HiddenHit {
+  hit: PhraseHit;
+  /** The readings that led to it, outermost first: ["rot13", "base64"]. */
+  path: string[];
+}
+
+/**
+ * The first rule that a hidden reading of `text` breaks: what its base64 and hex blocks decode
+ * to, and the text read as rot13 or backwards. A decoded block is itself read again (a payload
+ * encoded twice); a rot13 or reversed reading is only searched for encoded blocks, which keeps
+ * ordinary text at two cheap readings.
+ */
+function hiddenHit(text: string, depth: number, path: string[]): HiddenHit | null {
+  for (const block of decodedBlocks(text)) {
+    const inner = phraseHit(block.text);
+    if (inner) return { hit: inner, path: [...path, block.encoding] };
+    if (depth < MAX_READING_DEPTH) {
+      const deeper = hiddenHit(block.text, depth + 1, [...path, block.encoding]);
+      if (deeper) return deeper;
+    }
+  }
+  for (const { name, read } of HIDDEN_READINGS) {
+    const reading = read(text);
+    if (HIDDEN_READING_HINT.test(reading.toLowerCase())) {
+      const inner = phraseHit(reading);
+      if (inner) return { hit: inner, path: [...path, name] };
+    }
+    if (depth < MAX_READING_DEPTH) {
+      for (const block of decodedBlocks(reading)) {
+        const inner = phraseHit(block.text);
+        if (inner) return { hit: inner, path: [...path, name, block.encoding] };
+      }
+    }
+  }
+  return null;
+}
 
 /**
  * Screens a proposed learning. Returns its trimmed text when it passes, or the first rule it
@@ -157,16 +205,10 @@ export function screen(text: string, maxText: number): ScreenResult {
     return refused(hit.family.rule, `${hit.family.why}${how}`);
   }
 
-  for (const block of decodedBlocks(trimmed)) {
-    const inner = phraseHit(block.text);
-    if (inner) return refused('encoded_payload', `a ${block.encoding} block in it decodes to text the screen refuses: ${inner.family.why} (${inner.family.rule})`);
-  }
-  const plain = trimmed.toLowerCase();
-  for (const { name, read } of HIDDEN_READINGS) {
-    const reading = read(plain);
-    if (!HIDDEN_READING_HINT.test(reading)) continue;
-    const inner = phraseHit(reading);
-    if (inner) return refused('encoded_payload', `read as ${name} it is text the screen refuses: ${inner.family.why} (${inner.family.rule})`);
+  const hidden = hiddenHit(trimmed, 1, []);
+  if (hidden) {
+    const { family } = hidden.hit;
+    return refused('encoded_payload', `read as ${hidden.path.join(', then ')}, ${family.why} (${family.rule})`);
   }
 
   return { ok: true, text: trimmed };

@@ -38,8 +38,15 @@ function readable(text: string): boolean {
   return good / total >= MIN_READABLE_SHARE && /\p{L}{2,}/u.test(text);
 }
 
-function utf8(bytes: Uint8Array): string | null {
+const UTF16 = new TextDecoder('utf-16le', { fatal: true });
+/** Share of zero bytes above which a block is read as UTF-16 (PowerShell's -EncodedCommand). */
+const UTF16_ZERO_SHARE = 0.3;
+
+function decodeBytes(bytes: Uint8Array): string | null {
+  let zeros = 0;
+  for (const byte of bytes) if (byte === 0) zeros++;
   try {
+    if (bytes.length % 2 === 0 && zeros / Math.max(1, bytes.length) > UTF16_ZERO_SHARE) return UTF16.decode(bytes);
     return UTF8.decode(bytes);
   } catch {
     return null;
@@ -58,23 +65,25 @@ function fromBase64(block: string): string | null {
   }
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return utf8(bytes);
+  return decodeBytes(bytes);
 }
 
 function fromHex(block: string): string | null {
   const pairs = block.replace(NOT_HEX, '').match(HEX_PAIR);
   if (!pairs) return null;
-  return utf8(Uint8Array.from(pairs, (pair) => parseInt(pair, 16)));
+  return decodeBytes(Uint8Array.from(pairs, (pair) => parseInt(pair, 16)));
 }
 
-const ROT13_LETTER = /[a-z]/gi;
-
-/** rot13 of the Latin letters; everything else stays. */
-export function rot13(text: string): string {
-  return text.replace(ROT13_LETTER, (char) => {
-    const base = char <= 'Z' ? 65 : 97;
-    return String.fromCharCode(((char.charCodeAt(0) - base + 13) % 26) + base);
-  });
+/** rot13 of the Latin letters, case kept (so base64 inside survives); everything else stays. */
+export function rot13(input: string): string {
+  const codes = new Uint16Array(input.length);
+  for (let i = 0; i < input.length; i++) {
+    const code = input.charCodeAt(i);
+    if (code >= 65 && code <= 90) codes[i] = ((code - 65 + 13) % 26) + 65;
+    else if (code >= 97 && code <= 122) codes[i] = ((code - 97 + 13) % 26) + 97;
+    else codes[i] = code;
+  }
+  return String.fromCharCode(...codes);
 }
 
 /** The text read backwards, by code point. */

@@ -89,16 +89,23 @@ function digitsAsLetters(text: string): string {
 }
 
 /**
- * Letters spelled out one at a time, "i g n o r e", "i.g.n.o.r.e", "i-g-n-o-r-e", "i_g_n_o_r_e":
- * at least three single letters, each pair separated by exactly one of those separators. The
- * run is joined into one word; a wider gap (two spaces, or a different separator) between two
- * such runs stays, so "y o u  a r e  n o w" becomes "you are now".
+ * Letters spelled out one at a time, "i g n o r e", "i.g.n.o.r.e", "i-g.n_o r-e": at least three
+ * single letters, each pair separated by exactly one space, dot, dash or underscore. The run is
+ * joined into one word; a wider gap (two spaces) between two such runs stays, so
+ * "y o u  a r e  n o w" becomes "you are now". Where the words were not kept apart, the joined
+ * run ("youarenow") is returned too, for the spelled-out rules to read.
  */
-const SPELLED_OUT = /(?<![\p{L}\p{N}])\p{L}(?:([ ._-])\p{L}(?![\p{L}\p{N}])(?:\1\p{L}(?![\p{L}\p{N}]))+)/gu;
+const SPELLED_OUT = /(?<![\p{L}\p{N}])\p{L}(?:[ ._-]\p{L}(?![\p{L}\p{N}])){2,}/gu;
 const SEPARATOR = /[ ._-]/g;
+/** Shorter joined runs are initials and abbreviations ("e.g.", "U.S.A."), not words spelled out. */
+const MIN_SPELLED_OUT = 6;
 
-function joinSpelledOut(text: string): string {
-  return text.replace(SPELLED_OUT, (run) => run.replace(SEPARATOR, ''));
+function joinSpelledOut(text: string, runs: string[]): string {
+  return text.replace(SPELLED_OUT, (run) => {
+    const joined = run.replace(SEPARATOR, '');
+    if (joined.length >= MIN_SPELLED_OUT) runs.push(joined);
+    return joined;
+  });
 }
 
 const NON_ASCII = /[^\x00-\x7F]/;
@@ -110,6 +117,8 @@ export interface ScreenForms {
   plain: string;
   /** The Latin skeleton of the text, or null where it equals `plain` (most ordinary text). */
   skeleton: string | null;
+  /** Runs of spelled-out letters, joined ("youarenow"); empty for ordinary text. */
+  spelledOut: string[];
 }
 
 /**
@@ -128,6 +137,7 @@ export function screenForms(text: string): ScreenForms {
     skeleton = stripMarks(folded).toLowerCase();
   }
   if (HAS_MIXED_WORD.test(skeleton)) skeleton = digitsAsLetters(skeleton);
-  if (HAS_SPELLED_OUT.test(skeleton)) skeleton = joinSpelledOut(skeleton);
-  return { plain, skeleton: skeleton === plain ? null : skeleton };
+  const spelledOut: string[] = [];
+  if (HAS_SPELLED_OUT.test(skeleton)) skeleton = joinSpelledOut(skeleton, spelledOut);
+  return { plain, skeleton: skeleton === plain ? null : skeleton, spelledOut };
 }

@@ -38,7 +38,10 @@ export interface PhraseFamily {
  * the text is about a file in the repository, which an agent may well be told to edit through
  * review, not about the prompt the model runs under.
  */
-const ABOUT_A_FILE = String.raw`(?!${SEP}(?:files?|templates?|links?|folders?|directory|directories|dir|repo|repository|docs?|documents?|pages?|sections?|paths?|md|ya?ml|json|txt|config|configs|tags?|headings?|fields?|schemas?|builder|loader|registry|library|store|table|column|versions?)(?![\p{L}\p{N}])|[^\p{L}\p{N}]*\(|${SEP}(?:in|at|under|inside|from|of|into)${SEP}(?:the${SEP})?[\w-]*[./])`;
+const ABOUT_A_FILE = String.raw`(?!${SEP}(?:files?|templates?|links?|folders?|directory|directories|dir|repo|repository|docs?|documents?|pages?|sections?|paths?|md|ya?ml|json|txt|config|configs|tags?|headings?|fields?|schemas?|builder|loader|registry|library|store|table|column|versions?)(?![\p{L}\p{N}])|[^\p{L}\p{N}]*\(|${SEP}(?:in|at|under|inside|from|of)${SEP}(?:the${SEP})?[\w-]*[./])`;
+
+/** A file named right after the noun ("the system prompt file"): a thing in the repository. */
+const NAMED_FILE = String.raw`(?!${SEP}(?:files?|templates?|links?|folders?|directory|dir|repo|repository|docs?|pages?|schemas?|builder|loader|versions?|tags?|fields?)(?![\p{L}\p{N}]))`;
 
 // ---------------------------------------------------------------------------------------------
 // Chat-template and role markers
@@ -109,6 +112,8 @@ const CHAT_TEMPLATE: PhraseFamily = {
      * only when an instruction to the model or a policy statement follows.
      */
     always(/(?:^|[.!?;)\]>"'”»]\s*|\s{2,})(?:human|assistant|ai|bot|gpt|chatgpt|claude|model)\s*:\s*\S/u),
+    // Two turns in one text: a "User:" line answered by an "Assistant:" one.
+    always(/(?:^|[^a-z0-9])(?:user|human|system)\s*:.{0,400}?[^a-z0-9](?:assistant|ai|bot|model)\s*:\s*\S/u),
     phrase(anyOf('system', 'user', 'developer', 'admin', 'operator'), String.raw`\s*:\s*(?:${INSTRUCTION_START}|${POLICY_STATEMENT})`),
   ],
   script: [],
@@ -118,11 +123,23 @@ const CHAT_TEMPLATE: PhraseFamily = {
 // The system prompt and the context
 // ---------------------------------------------------------------------------------------------
 
+/** A verb in its plain, -s, -ed and -ing forms ("print", "prints", "printed", "printing"). */
+function verbForms(verb: string): string {
+  const [head = '', ...rest] = verb.split(' ');
+  const tail = rest.length > 0 ? ` ${rest.join(' ')}` : '';
+  if (head.endsWith('e')) return `${head.slice(0, -1)}(?:e|es|ed|ing)${tail}`;
+  if (head.endsWith('y')) return `${head.slice(0, -1)}(?:y|ies|ied|ying)${tail}`;
+  return `${head}(?:s|es|ed|ing)?${tail}`;
+}
+
 const REVEAL = anyOf(
-  'reveal', 'print', 'show', 'display', 'output', 'repeat', 'recite', 'echo', 'leak', 'dump', 'expose', 'disclose',
-  'share', 'tell', 'include', 'paste', 'copy', 'quote', 'write out', 'write down', 'type out', 'spell out',
-  'summarize', 'summarise', 'translate', 'encode', 'list', 'give', 'send', 'post', 'return', 'reproduce',
-  'transcribe', 'state', 'put', 'insert', 'append', 'prepend', 'emit', 'log', 'write',
+  ...[
+    'reveal', 'print', 'show', 'display', 'output', 'repeat', 'recite', 'echo', 'leak', 'dump', 'expose', 'disclose',
+    'share', 'tell', 'include', 'paste', 'copy', 'quote', 'write out', 'write down', 'type out', 'spell out',
+    'summarize', 'summarise', 'translate', 'encode', 'list', 'give', 'send', 'post', 'return', 'reproduce',
+    'transcribe', 'state', 'put', 'insert', 'append', 'prepend', 'emit', 'log', 'write', 'export', 'publish', 'upload',
+    'mirror', 'render', 'read out', 'relay', 'forward', 'store', 'save', 'record', 'commit',
+  ].map(verbForms),
 );
 const CHANGE = anyOf('change', 'modify', 'alter', 'edit', 'rewrite', 'replace', 'update', 'override', 'overwrite', 'delete', 'remove', 'disable');
 const REVEAL_OR_CHANGE = either(REVEAL, CHANGE);
@@ -136,9 +153,11 @@ const SYSTEM_PROMPT: PhraseFamily = {
   rule: 'system_prompt',
   why: 'the text asks the model to reveal or change its system prompt',
   latin: [
-    phrase(REVEAL_OR_CHANGE, gap(4), SEP, anyOf('system prompts?', 'system instructions?', 'system rules', 'meta prompt', 'pre prompt', 'preprompt'), ABOUT_A_FILE),
-    phrase(REVEAL_OR_CHANGE, gap(3), SEP, anyOf('developer', 'hidden', 'secret', 'initial', 'original', 'internal', 'base', 'full', 'entire', 'whole', 'exact', 'raw', 'first'), SEP, anyOf('prompts?', 'instructions', 'system prompt'), ABOUT_A_FILE),
-    phrase(REVEAL_OR_CHANGE, gap(2), SEP, anyOf('your'), SEP, anyOf('prompts?', 'instructions', 'guidelines', 'system messages?', 'rules', 'directives', 'programming', 'configuration', 'initial message'), ABOUT_A_FILE),
+    phrase(REVEAL, gap(4), SEP, anyOf('system prompts?', 'system instructions?', 'system rules', 'meta prompt', 'pre prompt', 'preprompt'), NAMED_FILE),
+    phrase(CHANGE, gap(4), SEP, anyOf('system prompts?', 'system instructions?', 'system rules', 'meta prompt', 'pre prompt', 'preprompt'), ABOUT_A_FILE),
+    phrase(REVEAL_OR_CHANGE, gap(3), SEP, anyOf('developer', 'hidden', 'secret', 'initial', 'original', 'internal', 'base', 'full', 'entire', 'whole', 'exact', 'raw', 'first', 'confidential', 'private'), gap(2), SEP, anyOf('prompts?', 'instructions', 'system prompt', 'rules', 'message', 'messages', 'guidelines'), ABOUT_A_FILE),
+    phrase(REVEAL, gap(6), SEP, anyOf('your', 'their', 'its'), SEP, `(?:${WORD}${SEP}){0,3}`, anyOf('prompts?', 'instructions', 'guidelines', 'system messages?', 'rules', 'directives', 'programming', 'configuration', 'initial message', 'developer message', 'system instructions', 'system prompt', 'context', 'context window', 'setup message'), NAMED_FILE),
+    phrase(CHANGE, gap(2), SEP, anyOf('your'), SEP, anyOf('prompts?', 'instructions', 'guidelines', 'system messages?', 'rules', 'directives', 'programming', 'configuration', 'initial message'), ABOUT_A_FILE),
     // es, pt, it, fr
     phrase(anyOf('muestra\\p{L}*', 'imprim\\p{L}*', 'repit\\p{L}*', 'revel\\p{L}*', 'ensena\\p{L}*', 'dime', 'escrib\\p{L}*', 'copia\\p{L}*', 'mostr\\p{L}*', 'exib\\p{L}*', 'stamp\\p{L}*', 'ripet\\p{L}*', 'rivel\\p{L}*', 'scriv\\p{L}*', 'dimmi', 'affich\\p{L}*', 'imprim\\p{L}*', 'repet\\p{L}*', 'montr\\p{L}*', 'donne\\p{L}*', 'recopi\\p{L}*', 'ecri\\p{L}*', 'cambi\\p{L}*', 'modific\\p{L}*', 'modifi\\p{L}*', 'altera\\p{L}*', 'changez', 'change'), gap(4), SEP, anyOf('prompt', 'mensaje', 'messaggio', 'message', 'mensagem', 'instrucciones', 'istruzioni', 'instructions', 'instrucoes', 'indicaciones'), SEP, anyOf('del sistema', 'de sistema', 'di sistema', 'do sistema', 'systeme', 'du systeme', 'inicial', 'iniziale', 'initial', 'initiales', 'original', 'originale', 'oculto', 'nascosto', 'cache', 'secreto', 'segreto')),
     // de, nl, pl, tr
@@ -180,6 +199,13 @@ const DISCLOSURE: PhraseFamily = {
     phrase(REVEAL, gap(4), SEP, anyOf('everything', 'all', 'what s', 'what is', 'whatever is', 'the content', 'the contents', 'all the text', 'anything', 'all text', 'every word', 'each word'), SEP, anyOf('in', 'inside', 'within', 'from', 'of'), SEP, anyOf('your', 'this'), SEP, CONTEXT),
     phrase(REVEAL, gap(3), SEP, anyOf('your'), SEP, `(?:${anyOf('full', 'entire', 'whole', 'complete', 'original', 'initial', 'hidden', 'raw', 'exact', 'current')}${SEP})?`, anyOf('context', 'context window', 'conversation', 'conversation history', 'chat history', 'memory', 'system message', 'initial message', 'instructions verbatim', 'hidden instructions')),
     phrase(anyOf('tell me', 'show me', 'what'), SEP, anyOf('what is', 'what was', 'what s', 'is', 'was', 'are', 'were'), SEP, `(?:${anyOf('written', 'said', 'stated')}${SEP})?`, anyOf('above', 'before this', 'in your prompt', 'in your system prompt', 'in your context', 'in your instructions', 'at the start of this conversation', 'at the beginning of this conversation')),
+    phrase(REVEAL, gap(6), SEP, anyOf('instructions?', 'rules?', 'prompts?', 'messages', 'text', 'everything', 'learnings', 'directions', 'guidelines', 'words', 'all of it', 'setup', 'briefing', 'constraints'), gap(3), SEP, anyOf('you were given', 'you received', 'you were told', 'you have been given', 'you ve been given', 'you got', 'you were initialised with', 'you were initialized with', 'you started with', 'you operate under', 'you run under', 'you follow', 'you were told before', 'that came before', 'given to you', 'you were instructed', 'you have been told', 'you ve been told', 'the operator gave you', 'your operator gave you', 'you were started with', 'you were loaded with', 'you were primed with')),
+    phrase(REVEAL, gap(4), SEP, anyOf('all', 'every', 'each', 'the full', 'the complete', 'the entire', 'the whole', 'the'), SEP, `(?:${WORD}${SEP}){0,1}`, anyOf('prior', 'previous', 'preceding', 'earlier', 'hidden', 'confidential', 'secret', 'internal', 'private', 'original', 'initial'), SEP, anyOf('messages?', 'text', 'instructions?', 'turns?', 'conversation', 'rules', 'prompts?', 'part of your prompt', 'guidelines', 'context', 'parts of your prompt')),
+    phrase(REVEAL, gap(5), SEP, anyOf('everything', 'all', 'text', 'all text', 'all the text', 'the text', 'every word', 'anything', 'whatever'), `(?:${SEP}${anyOf('that came', 'written', 'that is', 'that was', 'which is', 'which came')})?`, SEP, anyOf('above', 'preceding', 'before', 'prior to'), SEP, anyOf('this', 'my', 'the'), SEP, anyOf('line', 'sentence', 'message', 'learning', 'note', 'point', 'paragraph', 'entry', 'task', 'request', 'first message', 'text')),
+    phrase(REVEAL, gap(4), SEP, anyOf('conversation', 'chat', 'session', 'context', 'transcript', 'dialogue', 'history'), SEP, anyOf('so far', 'history', 'verbatim', 'up to now', 'until now', 'word for word')),
+    phrase(anyOf('what were you', 'what have you been', 'what did the operator', 'what does your system prompt', 'what does your prompt'), SEP, anyOf('told', 'given', 'instructed', 'say', 'tell you', 'give you', 'contain')),
+    phrase(REVEAL, gap(2), SEP, anyOf('what', 'everything', 'anything', 'whatever'), SEP, anyOf('were you', 'you were', 'you have been', 'you ve been', 'have you been', 'the operator', 'your operator', 'the system prompt', 'your system prompt', 'your prompt', 'your instructions', 'your developer message', 'the developer message'), SEP, `(?:${WORD}${SEP}){0,3}`, anyOf('told', 'given', 'instructed', 'says', 'said', 'contains', 'tells you', 'told you', 'gave you', 'wrote', 'say')),
+    phrase(anyOf('the', 'your', 'everything', 'all'), SEP, anyOf('text', 'words', 'messages?', 'instructions', 'everything', 'content'), SEP, anyOf('that came', 'that come', 'which came', 'you saw', 'you read', 'you received'), SEP, anyOf('before', 'above', 'prior to', 'ahead of'), SEP, anyOf('my', 'this', 'the')),
     phrase(anyOf('begin', 'start', 'prefix', 'open'), SEP, anyOf('your', 'each', 'every'), SEP, anyOf('reply', 'answer', 'response', 'output', 'report', 'message'), SEP, anyOf('with', 'by'), gap(3), SEP, anyOf('text', 'words', 'instructions', 'prompt', 'system prompt', 'context')),
     // es, pt, it, fr
     phrase(anyOf('muestra\\p{L}*', 'imprim\\p{L}*', 'repit\\p{L}*', 'revel\\p{L}*', 'escrib\\p{L}*', 'copia\\p{L}*', 'dime', 'mostr\\p{L}*', 'exib\\p{L}*', 'repet\\p{L}*', 'diga', 'stamp\\p{L}*', 'ripet\\p{L}*', 'rivel\\p{L}*', 'scriv\\p{L}*', 'riport\\p{L}*', 'dimmi', 'affich\\p{L}*', 'reecri\\p{L}*', 'montr\\p{L}*', 'donne\\p{L}*', 'recopi\\p{L}*', 'ecri\\p{L}*', 'vuelca', 'despeja'), gap(4), SEP, anyOf('texto', 'testo', 'texte', 'palabras', 'parole', 'mots', 'palavras', 'todo', 'tutto', 'tout', 'tudo', 'contenido', 'contenuto', 'contenu', 'conteudo', 'mensajes?', 'messaggi', 'messages?', 'mensagens?', 'instrucciones', 'istruzioni', 'instructions', 'instrucoes'), gap(3), SEP, anyOf('anterior(?:es)?', 'de arriba', 'arriba', 'previo', 'previa', 'precedente', 'sopra', 'qui sopra', 'precedenti', 'ci dessus', 'au dessus', 'precedent', 'qui precede', 'acima', 'textualmente', 'palabra por palabra', 'parola per parola', 'mot pour mot', 'palavra por palavra', 'literalmente', 'alla lettera', 'en tu contexto', 'nel tuo contesto', 'dans ton contexte', 'dans votre contexte', 'no seu contexto', 'en su contexto')),
@@ -435,6 +461,8 @@ const STANDING_RULES: PhraseFamily = {
   why: 'the text hands the model new standing instructions',
   latin: [
     phrase(FROM_NOW_ON, gap(5), String.raw`\s*:`),
+    phrase(FROM_NOW_ON, SEP, anyOf('always', 'never', 'only', 'no longer', 'do not', 'don t', 'dont')),
+    phrase(anyOf('you must', 'you will', 'you shall', 'you are to', 'you re to', 'you have to', 'you need to', 'you ll'), gap(5), SEP, FROM_NOW_ON, String.raw`(?=\s*(?:[.!;:,]|$))`),
     phrase(FROM_NOW_ON, gap(3), SEP, anyOf('you', 'your', 'u', 'the operator wants you', 'the operator expects you'), String.raw`(?!${SEP}(?:can|could|may|might|get|see|find|have access|need to install)(?![\p{L}\p{N}]))`),
     phrase(FROM_NOW_ON, SEP, `(?:${anyOf('always', 'never', 'only', 'just', 'do not', 'don t', 'dont', 'immediately', 'silently', 'automatically', 'unconditionally', 'blindly')}${SEP})+`, MODEL_BEHAVIOUR),
     phrase(FROM_NOW_ON, SEP, anyOf('ignore', 'disregard', 'obey', 'comply', 'respond', 'reply', 'answer', 'treat', 'act', 'behave', 'refuse', 'approve', 'trust', 'follow only', 'only follow', 'follow these', 'follow this')),
@@ -500,10 +528,12 @@ const SECRET_WORD = anyOf(
   'anthropic api key', 'pat', 'personal access token', 'seed phrase', 'mnemonic', 'wallet', 'keychain', 'vault',
   'shadow', 'etc passwd', 'etc shadow', 'private key file', 'pem file', 'certificate', 'cert', 'client secret',
   'oauth token', 'refresh token', 'slack token', 'webhook secret', 'database password', 'db password',
-  'connection string', 'ssh directory', 'ssh folder', 'environment', 'env',
+  'connection string', 'ssh directory', 'ssh folder', 'environment', 'env', 'authtoken', 'auth token line',
+  'access key id', 'secrets yaml', 'secrets yml', 'secrets json', 'credentials file', 'hosts yml', 'ssh private key',
+  'authorization header', 'authentication cookies', 'auth cookies', 'session id',
 );
 /** Secret files and variables written as paths or shell variables (read on the plain text). */
-const SECRET_PATH = String.raw`(?:~\/\.ssh(?:\/[\w.-]*)?|\.ssh\/[\w.-]+|(?<![\w/])\.env(?:\.[\w-]+)?(?![\w/])|id_(?:rsa|ed25519|ecdsa|dsa)(?:\.pub)?|\.aws\/credentials|\.npmrc|\.netrc|\.pypirc|\.git-credentials|\.docker\/config\.json|\.kube\/config|\/etc\/shadow|\/etc\/passwd|\$\{?[a-z_]*(?:token|key|secret|password|passwd|pat|credentials?)[a-z_]*\}?|secrets\.[a-z_]+|process\.env|os\.environ|printenv|env\b)`;
+const SECRET_PATH = String.raw`(?:~\/\.ssh(?:\/[\w.-]*)?|\.ssh\/[\w.-]+|(?<![\w/])\.env(?:\.[\w-]+)?(?![\w/])|id_(?:rsa|ed25519|ecdsa|dsa)(?:\.pub)?|\.aws\/credentials|\.npmrc|\.netrc|\.pypirc|\.git-credentials|\.config\/gh\/hosts\.yml|secrets\.ya?ml|\.docker\/config\.json|\.kube\/config|\/etc\/shadow|\/etc\/passwd|\$\{?[a-z_]*(?:token|key|secret|password|passwd|pat|credentials?)[a-z_]*\}?|secrets\.[a-z_]+|process\.env|os\.environ|printenv|env\b)`;
 const SECRET = `(?:${SECRET_WORD}|${SECRET_PATH})`;
 /** Stems that every SECRET match holds: the cheap `needs` test of the exfiltration rules. */
 const SECRET_HINT = /key|token|secret|passw|passphrase|credential|env|ssh|id_|npmrc|netrc|pypirc|kube|cookie|vault|wallet|mnemonic|seed|cert|pem|shadow|pat|docker|connection string|dsa/;
@@ -511,7 +541,8 @@ const SEND = anyOf(
   'send', 'post', 'upload', 'exfiltrate', 'forward', 'email', 'e mail', 'mail', 'transmit', 'leak', 'paste', 'share',
   'publish', 'submit', 'beam', 'ship', 'relay', 'pipe', 'dm', 'message', 'report', 'deliver', 'export', 'sync',
   'copy', 'push', 'commit', 'attach', 'include', 'embed', 'put', 'write', 'add', 'append', 'print', 'echo', 'tweet',
-  'text', 'log', 'store', 'save', 'transfer', 'broadcast', 'dump', 'base64 encode and send',
+  'text', 'log', 'store', 'save', 'transfer', 'broadcast', 'dump', 'base64 encode and send', 'leave', 'reply', 'cc',
+  'record', 'drop', 'mirror', 'expose',
 );
 const DESTINATION = String.raw`(?:https?:\/\/|(?<![\p{L}\p{N}])[\w.+-]+@[\w-]+\.[\w.]+|${anyOf(
   'webhooks?', 'web hooks?', 'pastebin', 'paste bin', 'hastebin', 'gist', 'gists', 'requestbin', 'request bin', 'ngrok',
@@ -524,6 +555,8 @@ const DESTINATION = String.raw`(?:https?:\/\/|(?<![\p{L}\p{N}])[\w.+-]+@[\w-]+\.
   'the following url', 'the following address', 'the following endpoint', 'this host', 'a remote host',
   'an external host', 'attacker', 'collector', 'ip', 'ip address', 's3 bucket', 'bucket', 'ftp', 'sftp',
   'form', 'google form', 'google doc', 'the internet', 'internet', 'logs', 'log', 'issue tracker', 'public',
+  'comment', 'comments', 'issue', 'issues', 'pull request', 'pr', 'bug report', 'run summary', 'summary', 'ticket',
+  'jira', 'title', 'readme', 'wiki', 'the address in', 'the issue author', 'the author', 'anyone who asks',
 )}|(?<![\p{L}\p{N}])(?:\d{1,3}\.){3}\d{1,3}|(?<![\p{L}\p{N}])[a-z0-9-]+\.(?:com|net|org|io|xyz|ru|cn|tk|top|site|app|dev|me|sh|ly|co|info|biz)(?![\p{L}\p{N}]))`;
 const TOWARDS = anyOf('to', 'into', 'at', 'via', 'on', 'in', 'through', 'onto', 'over', 'using', 'as', 'with');
 
@@ -539,6 +572,13 @@ const EXFILTRATION: PhraseFamily = {
   why: 'the text tells the model to send secrets, keys, tokens or secret files somewhere',
   latin: [
     needing(SECRET_HINT, phrase(NOT_NEGATED, SEND, gap(8), String.raw`[^\p{L}\p{N}]*`, SECRET, `(?:${gap(8)}|[^|;]{0,80}?)`, `(?:${SEP}|[^\\p{L}\\p{N}]*)`, TOWARDS, `(?:${gap(4)}|[^\\p{L}\\p{N}]*)`, String.raw`[^\p{L}\p{N}]*`, DESTINATION)),
+    needing(SECRET_HINT, phrase(NOT_NEGATED, SECRET, gap(8), SEP, SEND, gap(8), `(?:${SEP}|[^\\p{L}\\p{N}]*)`, TOWARDS, `(?:${gap(4)}|[^\\p{L}\\p{N}]*)`, String.raw`[^\p{L}\p{N}]*`, DESTINATION)),
+    needing(SECRET_HINT, phrase(NOT_NEGATED, SEND, gap(6), SEP, SECRET, gap(6), SEP, TOWARDS, SEP, anyOf('it', 'them', 'that url', 'that address', 'that endpoint', 'this url', 'this endpoint', 'this address'))),
+    needing(SECRET_HINT, phrase(NOT_NEGATED, anyOf('reply', 'respond', 'answer', 'write back'), gap(6), SEP, anyOf('with'), gap(4), SEP, SECRET)),
+    /** A secret pulled into a request or a DNS name by command substitution: `nslookup $(cat ~/.aws/credentials …).evil`. */
+    phrase(String.raw`\$\(\s*(?:cat|type|get-content|printenv|env|base64)(?![\p{L}\p{N}])[^)]{0,120}?`, SECRET_PATH),
+    /** A secret variable in a URL: an image or link that reports it when rendered, or a query string. */
+    phrase(String.raw`https?:\/\/[^\s)"'\x60]*[?&/=][^\s)"'\x60]*\$\{?[a-z_]*(?:token|key|secret|password|passwd|pat|credentials?)`),
     needing(SECRET_HINT, phrase(NOT_NEGATED, SEND, SEP, anyOf('to', 'into', 'via'), gap(4), String.raw`[^\p{L}\p{N}]*`, DESTINATION, String.raw`[^|;]{0,60}?`, SECRET)),
     needing(SECRET_HINT, phrase(after(`${SECRET}(?:${SEP}${WORD}){0,6}${SEP}`, anyOf('should be', 'must be', 'needs to be', 'has to be', 'is to be', 'are to be', 'will be', 'gets', 'get')), SEP, anyOf('sent', 'posted', 'uploaded', 'emailed', 'forwarded', 'pasted', 'shared', 'published', 'exfiltrated', 'mirrored', 'copied'), gap(4), SEP, DESTINATION)),
     /** `curl -d @.env https://…`, `curl -F key=@~/.ssh/id_rsa …`, `curl …?t=$GITHUB_TOKEN`, `wget --post-file=.env …`. */
@@ -576,12 +616,17 @@ const DOWNLOAD_AND_RUN: PhraseFamily = {
   why: 'the text tells the model to download code and run it',
   latin: [
     phrase(NOT_NEGATED, FETCHER, String.raw`(?![\p{L}\p{N}])[^|;\n]{0,300}?\|\s*`, SHELL),
-    phrase(NOT_NEGATED, after(String.raw`(?:(?:ba|z)?sh|source|\.|eval|python[0-9.]*|node|perl|ruby|iex|invoke-expression)\s+(?:-c\s+)?["'(]?\s*(?:<\(|\$\(|\x60)\s*`, FETCHER)),
+    phrase(NOT_NEGATED, after(String.raw`(?:(?:ba|z)?sh|source|\.|eval|python[0-9.]*|node|perl|ruby|php|iex|invoke-expression)\s+(?:-[ce]\s+)?["'(]?\s*(?:<\(|\$\(|\x60)\s*`, FETCHER)),
     phrase(NOT_NEGATED, String.raw`(?:iex|invoke-expression)\s*\(?\s*(?:\(\s*)?(?:iwr|irm|invoke-webrequest|invoke-restmethod|new-object\s+(?:system\.)?net\.webclient)`),
-    phrase(NOT_NEGATED, FETCHER, String.raw`(?![\p{L}\p{N}])[^|;\n]{0,300}?(?:&&|;)\s*(?:chmod\s+\+?[0-7x]+\s+\S+\s*(?:&&|;)\s*)?(?:sudo\s+)?(?:(?:ba|z)?sh\s+\S|\.\/\S|source\s+\S)`),
+    phrase(NOT_NEGATED, FETCHER, String.raw`[^|;\n]{0,300}?(?:&&|;|\bthen\b)\s*(?:chmod\s+\+?[0-7x]+\s+\S+\s*(?:&&|;)\s*)?(?:sudo\s+)?(?:(?:ba|z)?sh\s+\S|\.\/\S|\.\\\S|source\s+\S|\/tmp\/\S|%temp%|\$env:temp|java\s+-jar|python[0-9.]*\s+(?:-m\s+)?\S|node\s+\S|chmod\s+\+?x|[\w.\/\\-]+\.(?:sh|exe|jar|py|ps1|bat|cmd|hta|msi|bin|run|appimage)(?![\p{L}\p{N}]))`),
+    phrase(NOT_NEGATED, anyOf('download', 'fetch', 'grab', 'curl', 'wget', 'pull down'), SEP, anyOf('it', 'them', 'that', 'this', 'the script', 'the file', 'the binary'), String.raw`[^.!?]{0,80}?`, anyOf('run', 'execute', 'exec', 'source', 'launch', 'start', 'invoke'), SEP, anyOf('it', 'them')),
+    /** Tools that run code straight from a URL. */
+    phrase(NOT_NEGATED, anyOf('deno run', 'deno', 'npx', 'bunx', 'pipx run', 'uvx', 'mshta', 'go run', 'npm exec', 'pnpm dlx', 'yarn dlx', 'rundll32', 'regsvr32', 'msiexec'), String.raw`(?:\s+-\S+)*\s+["']?(?:https?:|\\\\)`),
+    phrase(NOT_NEGATED, anyOf('certutil', 'bitsadmin'), String.raw`[^|;\n]{0,120}?(?:-urlcache|\/transfer)[^|;\n]{0,200}?(?:&&|;)`),
+    phrase(NOT_NEGATED, anyOf('pip install', 'pip3 install', 'npm install', 'npm i', 'gem install', 'cargo install'), String.raw`\s+(?:-\S+\s+)*https?:\/\/\S+[^|;\n]{0,120}?(?:&&|;)`),
     phrase(NOT_NEGATED, String.raw`base64\s+(?:-d|--decode|-di|-D)(?![\p{L}\p{N}])[^|;\n]{0,80}?\|\s*`, SHELL),
     phrase(NOT_NEGATED, anyOf('download', 'fetch', 'grab', 'pull', 'get', 'retrieve', 'load', 'curl', 'wget', 'pull down'), SEP, anyOf('and', 'then', 'and then', 'and immediately', 'and blindly', 'and silently'), SEP, anyOf('run', 'execute', 'exec', 'eval', 'evaluate', 'source', 'launch', 'follow', 'obey', 'apply', 'install', 'pipe', 'do what', 'carry out', 'invoke', 'start')),
-    phrase(NOT_NEGATED, anyOf('download', 'fetch', 'grab', 'pull', 'get', 'retrieve', 'load', 'read', 'curl', 'wget', 'open'), gap(6), String.raw`[^\p{L}\p{N}]*`, String.raw`(?:https?:\/\/\S+|${anyOf('this url', 'that url', 'the url', 'this link', 'that link', 'the link', 'the following url', 'the following link', 'this gist', 'the gist', 'pastebin', 'this address', 'this pastebin', 'the following address')})`, String.raw`[^.;!?]{0,80}?`, anyOf('and', 'then'), gap(2), SEP, anyOf('run', 'execute', 'exec', 'eval', 'source', 'follow', 'obey', 'apply', 'carry out', 'do'), SEP, anyOf('it', 'them', 'its', 'that', 'whatever', 'everything', 'the instructions', 'the commands', 'every', 'each', 'what', 'all', 'the script', 'the code', 'the contents', 'what it says', 'whatever it says')),
+    phrase(NOT_NEGATED, anyOf('download', 'fetch', 'grab', 'pull', 'get', 'retrieve', 'load', 'read', 'curl', 'wget', 'open', 'go to', 'visit', 'check', 'browse to', 'navigate to', 'consult'), gap(6), String.raw`[^\p{L}\p{N}]*`, String.raw`(?:https?:\/\/\S+|${anyOf('this url', 'that url', 'the url', 'this link', 'that link', 'the link', 'the following url', 'the following link', 'this gist', 'the gist', 'pastebin', 'this address', 'this pastebin', 'the following address')})`, String.raw`[^.;!?]{0,80}?`, anyOf('and', 'then', 'download it', 'fetch it'), gap(4), SEP, anyOf('run', 'execute', 'exec', 'eval', 'source', 'follow', 'obey', 'apply', 'carry out', 'carry it out', 'carry them out', 'do', 'treat', 'use'), SEP, `(?:${WORD}${SEP}){0,1}`, anyOf('it', 'them', 'its', 'that', 'whatever', 'everything', 'the instructions', 'the commands', 'every', 'each', 'what', 'all', 'the script', 'the code', 'the contents', 'what it says', 'whatever it says', 'exactly', 'step by step', 'instructions', 'as your', 'its contents')),
     phrase(NOT_NEGATED, anyOf('run', 'execute', 'exec', 'eval', 'source', 'install and run'), SEP, `(?:${anyOf('whatever', 'the', 'any', 'all', 'this', 'every')}${SEP})?`, `(?:${WORD}${SEP}){0,1}`, anyOf('script', 'scripts', 'code', 'commands?', 'payload', 'binary', 'file', 'snippet', 'one liner', 'installer'), SEP, anyOf('at', 'from', 'in', 'found at', 'hosted at', 'posted at', 'served at', 'on', 'downloaded from', 'fetched from'), String.raw`[^\p{L}\p{N}]*`, String.raw`(?:https?:\/\/|${anyOf('this url', 'that url', 'the url', 'this link', 'the link', 'the following url', 'this gist', 'pastebin', 'this address', 'the following address')})`),
     phrase(NOT_NEGATED, anyOf('follow', 'obey', 'execute', 'run', 'carry out', 'apply'), SEP, anyOf('whatever', 'all', 'any', 'every', 'the'), SEP, `(?:${WORD}${SEP}){0,1}`, anyOf('instructions', 'commands', 'steps', 'directions', 'orders'), SEP, anyOf('at', 'from', 'in', 'on', 'found at', 'served at', 'returned by', 'hosted at', 'posted at'), String.raw`[^\p{L}\p{N}]*`, String.raw`(?:https?:\/\/\S+|${anyOf('this url', 'the url', 'this link', 'the link', 'this gist', 'pastebin', 'the following url')})`, `(?:${SEP}${WORD}){0,8}?`, SEP, anyOf('exactly', 'verbatim', 'without question', 'without review', 'without checking', 'without asking', 'blindly', 'immediately', 'no questions asked', 'as written', 'to the letter', 'whatever it says')),
     phrase(NOT_NEGATED, anyOf('follow', 'obey', 'execute', 'run', 'carry out'), SEP, anyOf('whatever'), gap(4), SEP, anyOf('says', 'returns', 'contains', 'tells you', 'serves', 'prints', 'responds with', 'is posted', 'is at', 'is hosted')),
@@ -597,6 +642,20 @@ const DOWNLOAD_AND_RUN: PhraseFamily = {
     phrase(oneOf('डाउनलोड'), near(30), oneOf('चलाओ', 'चलाएं', 'चलाएँ', 'चलाइए', 'रन करो', 'रन करें', 'एक्सीक्यूट', 'निष्पादित')),
   ],
 };
+
+/**
+ * Words spelled out letter by letter with nothing to keep the words apart ("Y o U a R e N o W",
+ * "f r o m n o w o n"), read after joining (see `ScreenForms.spelledOut`). Nobody spells out
+ * these words in a learning except to slip them past a screen.
+ */
+export const SPELLED_OUT_RULES: ReadonlyArray<{ rule: PhraseRule; pattern: RegExp }> = [
+  { rule: 'system_prompt', pattern: /systemprompt|yourprompt|yourinstructions/ },
+  { rule: 'instruction_override', pattern: /ignore|disregard|forget|bypass|overrule|override|previousinstructions/ },
+  { rule: 'role_change', pattern: /youarenow|yourenow|actas|pretend|roleplay|jailbr|developermode/ },
+  { rule: 'standing_rules', pattern: /fromnowon|newinstruction|newrules|fromthispoint|henceforth|youmust/ },
+  { rule: 'exfiltration', pattern: /apikey|idrsa|sshkey|password|secret|token/ },
+  { rule: 'download_and_run', pattern: /curl|wget|downloadandrun|fetchandrun/ },
+];
 
 /**
  * The families in the order they are tried; the first that matches names the refusal. Markers
