@@ -19,7 +19,7 @@
  */
 import { decodedBlocks, reversed, rot13 } from './screenDecode.js';
 import { screenForms } from './screenNormalise.js';
-import { buildIndex } from './screenIndex.js';
+import { buildIndex, type Candidates } from './screenIndex.js';
 import type { Rule } from './screenPatterns.js';
 import { PHRASE_FAMILIES, SPELLED_OUT_RULES, type PhraseFamily, type PhraseRule } from './screenPhrases.js';
 
@@ -82,12 +82,23 @@ export function screenTryingEveryRule(text: string, maxText: number): ScreenResu
   }
 }
 
-function matches(rules: readonly Rule[], form: string, candidates: Uint8Array): boolean {
-  return rules.some(
-    (rule) =>
-      (everyRule || (candidates[INDEX.ruleId(rule)] === 1 && (rule.needs === undefined || rule.needs.test(form)))) &&
-      rule.regex.test(form),
-  );
+function tried(rule: Rule, form: string, candidates: Candidates): boolean {
+  if (everyRule) return rule.regex.test(form);
+  const id = rule.id;
+  const whole = candidates.whole[id] === 1;
+  const positions = candidates.at[id];
+  if (!whole && positions === undefined) return false;
+  if (rule.needs !== undefined && !rule.needs.test(form)) return false;
+  if (whole) return rule.regex.test(form);
+  for (const position of positions ?? []) {
+    rule.sticky.lastIndex = position;
+    if (rule.sticky.test(form)) return true;
+  }
+  return false;
+}
+
+function matches(rules: readonly Rule[], form: string, candidates: Candidates): boolean {
+  return rules.some((rule) => tried(rule, form, candidates));
 }
 
 /** The first phrase family that a text breaks, read in its plain form and its Latin skeleton. */

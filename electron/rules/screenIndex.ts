@@ -5,11 +5,12 @@
  * all of them, on up to two forms of its text. Running every one costs far more than ingest can
  * afford per proposal, while most rules cannot match most texts: a rule's match starts with one
  * of a short list of words (see `Anchors`). The index maps those words and prefixes to the rules,
- * so a text is split into words once and only the rules whose anchors it holds are run. Rules
- * without anchors are always run; the other scripts' rules without anchors only when the text
- * holds a letter of their script.
+ * so a text is split into words once and only the rules whose anchors it holds are run, and each
+ * of those only at the words where its anchors stand (a sticky match at that position, instead of
+ * a scan of the whole text). Rules without anchors are run on the whole text; the other scripts'
+ * rules without anchors only when the text holds a letter of their script.
  */
-import { WORD_SPLIT, type Rule } from './screenPatterns.js';
+import { WORD_PATTERN, type Rule } from './screenPatterns.js';
 
 /** Scripts a rule without anchors can be written in; each is tested on a text only when needed. */
 const SCRIPTS: ReadonlyArray<RegExp> = [
@@ -21,14 +22,20 @@ const SCRIPTS: ReadonlyArray<RegExp> = [
   /[\u0900-\u097f]/, // Devanagari
 ];
 
+/** For one form of a text: where each rule is worth trying. */
+export interface Candidates {
+  /** By rule id: the positions of the words its anchors matched, or undefined. */
+  at: Array<number[] | undefined>;
+  /** By rule id: 1 where the rule has no anchors and must scan the whole text. */
+  whole: Uint8Array;
+}
+
 export interface RuleIndex {
-  /** For a form of a text: which rules (by the position `ruleId` gives them) are worth trying. */
-  candidates(form: string): Uint8Array;
-  ruleId(rule: Rule): number;
+  candidates(form: string): Candidates;
 }
 
 export function buildIndex(rules: readonly Rule[]): RuleIndex {
-  const ids = new Map<Rule, number>();
+  let count = 0;
   const byWord = new Map<string, number[]>();
   /** Prefixes by their first two letters, each with its rules: a word is checked against one bucket. */
   const byPrefix = new Map<string, Array<{ prefix: string; ids: number[] }>>();
@@ -41,8 +48,8 @@ export function buildIndex(rules: readonly Rule[]): RuleIndex {
     else map.set(key, [id]);
   };
   for (const rule of rules) {
-    const id = ids.size;
-    ids.set(rule, id);
+    const id = count++;
+    rule.id = id;
     if (rule.anchors) {
       for (const word of rule.anchors.words) add(byWord, word, id);
       for (const prefix of rule.anchors.prefixes) {
@@ -64,22 +71,36 @@ export function buildIndex(rules: readonly Rule[]): RuleIndex {
   }
 
   return {
-    ruleId: (rule) => ids.get(rule) ?? -1,
     candidates(form) {
-      const marks = new Uint8Array(ids.size);
-      for (const id of unanchored) marks[id] = 1;
+      const whole = new Uint8Array(count);
+      const at: Array<number[] | undefined> = [];
+      for (const id of unanchored) whole[id] = 1;
       SCRIPTS.forEach((script, index) => {
-        if (script.test(form)) for (const id of byScript[index]!) marks[id] = 1;
+        if (script.test(form)) for (const id of byScript[index]!) whole[id] = 1;
       });
-      for (const word of form.split(WORD_SPLIT)) {
-        if (word.length === 0) continue;
-        for (const id of byWord.get(word) ?? []) marks[id] = 1;
-        for (const id of byShortPrefix.get(word.charAt(0)) ?? []) marks[id] = 1;
+      const mark = (list: readonly number[] | undefined, position: number) => {
+        if (!list) return;
+        for (const id of list) {
+          const positions = at[id];
+          if (positions === undefined) at[id] = [position];
+          else if (positions[positions.length - 1] !== position) positions.push(position);
+        }
+      };
+      let previous = '';
+      let previousPosition = 0;
+      for (const match of form.matchAll(WORD_PATTERN)) {
+        const word = match[0];
+        const position = match.index;
+        if (previous !== '') mark(byWord.get(`${previous} ${word}`), previousPosition);
+        previous = word;
+        previousPosition = position;
+        mark(byWord.get(word), position);
+        mark(byShortPrefix.get(word.charAt(0)), position);
         for (const { prefix, ids: matched } of byPrefix.get(word.slice(0, 2)) ?? []) {
-          if (word.startsWith(prefix)) for (const id of matched) marks[id] = 1;
+          if (word.startsWith(prefix)) mark(matched, position);
         }
       }
-      return marks;
+      return { at, whole };
     },
   };
 }

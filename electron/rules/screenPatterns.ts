@@ -68,14 +68,22 @@ export function oneOf(...words: string[]): string {
  * list has no anchors and is always tried.
  */
 export interface Anchors {
-  /** Words the text must hold as whole words. */
+  /**
+   * Words the text must hold as whole words; "in every" (two words joined by a space) must be
+   * two words in a row. Keeping the second word of a phrase makes common first words ("in",
+   * "for", "from") far less often a reason to try the rule.
+   */
   words: readonly string[];
   /** Prefixes a word of the text must start with. */
   prefixes: readonly string[];
 }
 
 export interface Rule {
+  /** Its place in the word index (screenIndex.ts), set when the index is built. */
+  id: number;
   regex: RegExp;
+  /** The same pattern, sticky: tried at the positions of the rule's anchors only. */
+  sticky: RegExp;
   anchors: Anchors | null;
   /**
    * A cheap test of the whole text that every match also passes, for a rule whose first words
@@ -90,12 +98,13 @@ function anchorsOf(alternatives: readonly string[]): Anchors | null {
   const words: string[] = [];
   const prefixes: string[] = [];
   for (const alternative of alternatives) {
-    const first = alternative.split(' ')[0] ?? '';
+    const [first = '', second = ''] = alternative.split(' ');
     const literal = LITERAL.exec(first)?.[0] ?? '';
     const next = first.charAt(literal.length);
     if (literal.length === first.length) {
       if (literal.length === 0) return null;
-      words.push(literal);
+      const secondLiteral = LITERAL.exec(second)?.[0] ?? '';
+      words.push(secondLiteral.length > 0 && secondLiteral.length === second.length ? `${literal} ${second}` : literal);
       continue;
     }
     // A quantifier makes the letter before it optional; anything else ends the literal part.
@@ -117,7 +126,7 @@ export function phrase(...parts: string[]): Rule {
   // Lookbehinds consume nothing, so the match starts with the first part after them.
   const first = parts.find((part) => WORD_LISTS.has(part) || !part.startsWith('(?<')) ?? '';
   const list = WORD_LISTS.get(first);
-  return { regex: new RegExp(source), anchors: list ? anchorsOf(list) : null };
+  return { id: -1, regex: new RegExp(source), sticky: new RegExp(source, 'y'), anchors: list ? anchorsOf(list) : null };
 }
 
 /**
@@ -140,11 +149,11 @@ export function needing(needs: RegExp, rule: Rule): Rule {
 
 /** A rule with no anchors, tried on every text (the marker rules, short and cheap). */
 export function always(regex: RegExp): Rule {
-  return { regex, anchors: null };
+  return { id: -1, regex, sticky: regex, anchors: null };
 }
 
-/** Splits a form into the words the anchors are looked up by (the same letter class as WORD). */
-export const WORD_SPLIT = new RegExp(SEP);
+/** The words of a form, which the anchors are looked up by (the same letter class as WORD). */
+export const WORD_PATTERN = new RegExp(WORD, 'g');
 
 /**
  * Negation just before a match: "never paste tokens into Slack", "do not curl … | sh". Security
