@@ -123,17 +123,30 @@ function phraseHit(text: string): PhraseHit | null {
 }
 
 /**
- * Words that an instruction to the model or a payload can hardly do without. rot13 and reversed
- * readings of a text are screened in full only when one of these appears in them, which ordinary
- * text read that way (letter noise) practically never does; this keeps the two extra readings to
- * one regex test each.
+ * Words that an instruction to the model or a payload can hardly do without. A rot13 or reversed
+ * reading of a text is screened in full only when one of them appears in it, which ordinary text
+ * read that way (letter noise) practically never does. The test runs on the text itself, with
+ * the words rot13-ed or reversed in advance, so ordinary text costs one regex test per reading
+ * and no reading is built.
  */
-const HIDDEN_READING_HINT = /ignore|disregard|forget|instruction|prompt|previous|above|you are|you re|from now on|pretend|act as|override|reveal|curl|wget|token|password|secret|api key|id_rsa|\.env|ssh|system|rules|execute|download/;
-
-const HIDDEN_READINGS: ReadonlyArray<{ name: string; read: (text: string) => string }> = [
-  { name: 'rot13', read: rot13 },
-  { name: 'reversed', read: reversed },
+const HINT_WORDS = [
+  'ignore', 'disregard', 'forget', 'instruction', 'prompt', 'previous', 'above', 'you are', 'you re', 'from now on',
+  'pretend', 'act as', 'override', 'reveal', 'curl', 'wget', 'token', 'password', 'secret', 'api key', 'id_rsa', '.env',
+  'ssh', 'system', 'rules', 'execute', 'download', 'new rule', 'standing', 'always', 'never',
 ];
+
+function hintFor(read: (text: string) => string): RegExp {
+  const escaped = HINT_WORDS.map((word) => read(word).replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(escaped.join('|'));
+}
+
+const HIDDEN_READINGS: ReadonlyArray<{ name: string; read: (text: string) => string; hint: RegExp }> = [
+  { name: 'rot13', read: rot13, hint: hintFor(rot13) },
+  { name: 'reversed', read: reversed, hint: hintFor(reversed) },
+];
+
+/** A run that could be a base64 block; rot13 and reversing keep it one, so readings need it too. */
+const BLOCK_SHAPE = /[A-Za-z0-9+/_-]{16}/;
 
 /**
  * How deep readings are nested: "base64 twice", "rot13, then base64" and "base64, then rot13"
@@ -162,13 +175,17 @@ function hiddenHit(text: string, depth: number, path: string[]): HiddenHit | nul
       if (deeper) return deeper;
     }
   }
-  for (const { name, read } of HIDDEN_READINGS) {
+  const lower = text.toLowerCase();
+  const blockShaped = depth < MAX_READING_DEPTH && BLOCK_SHAPE.test(text);
+  for (const { name, read, hint } of HIDDEN_READINGS) {
+    const hinted = hint.test(lower);
+    if (!hinted && !blockShaped) continue;
     const reading = read(text);
-    if (HIDDEN_READING_HINT.test(reading.toLowerCase())) {
+    if (hinted) {
       const inner = phraseHit(reading);
       if (inner) return { hit: inner, path: [...path, name] };
     }
-    if (depth < MAX_READING_DEPTH) {
+    if (blockShaped) {
       for (const block of decodedBlocks(reading)) {
         const inner = phraseHit(block.text);
         if (inner) return { hit: inner, path: [...path, name, block.encoding] };

