@@ -26,7 +26,7 @@ import { exportPending } from './exporter.js';
 import { flushOutbox } from './outbox.js';
 import { osAccountName } from './osUser.js';
 import { ledgerSettings, SettingsSource } from './settingsFile.js';
-import { listProposals, listRefused, dailyStats } from './store/activity.js';
+import { listProposals, listRefused, dailyStats, refusalsByRule } from './store/activity.js';
 import { LedgerOpenError, ledgerPath, openDb, type Db } from './store/db.js';
 import { getHelp, helpDetail, listChains, listHelp, reply, resolve } from './store/help.js';
 import { learningDetail, queryLearnings } from './store/learningQueries.js';
@@ -298,6 +298,7 @@ export class Desk implements DeskPort {
       'activity.proposals': (input) => listProposals(this.db(), input),
       'activity.refused': (input) => listRefused(this.db(), input),
       'activity.sweeps': (input) => listSweeps(this.db(), input),
+      'activity.refusalsByRule': () => refusalsByRule(this.db()),
       'stats.daily': (input) => dailyStats(this.db(), input.days),
       'ledger.restore': async (input) => {
         const factory = this.session.factory;

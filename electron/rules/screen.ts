@@ -48,8 +48,21 @@ const CONTROL = /[\u0000-\u0008\u000A-\u001F\u007F-\u009F\u2028\u2029]/u;
  */
 const INVISIBLE = /[\p{Cf}\u{E0000}-\u{E007F}\u115F\u1160\u3164\uFFA0]/u;
 
+const REASON_PREFIX = 'refused by the screen';
+
 function refused(rule: ScreenRule, why: string): ScreenResult {
-  return { ok: false, rule, reason: `refused by the screen (${rule}): ${why}` };
+  return { ok: false, rule, reason: `${REASON_PREFIX} (${rule}): ${why}` };
+}
+
+const REASON_RULE = new RegExp(`^${REASON_PREFIX} \\(([a-z_]+)\\):`);
+
+/**
+ * The rule named in a refusal reason the screen wrote, or null for any other reason (a proposal
+ * refused because it matches a rejected learning, or a reason from an older version). The ledger
+ * keeps only the reason text, so this is how the Activity view groups refusals by rule.
+ */
+export function ruleOfReason(reason: string): string | null {
+  return REASON_RULE.exec(reason)?.[1] ?? null;
 }
 
 function codePoint(char: string): string {

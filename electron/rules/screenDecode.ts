@@ -22,6 +22,8 @@ const BASE64_BLOCK = /(?<![A-Za-z0-9+/_=-])[A-Za-z0-9+/_-]{16,}={0,2}(?![A-Za-z0
 /** Hex: contiguous, byte-separated ("69 67 6e" / "69:67:6e"), `\x69\x67` escapes, or `%69%67`. */
 const HEX_BLOCK = /(?<![0-9a-f])(?:[0-9a-f]{2}){8,}(?![0-9a-f])|(?<![0-9a-f])[0-9a-f]{2}(?:[ :,-][0-9a-f]{2}){7,}(?![0-9a-f])|(?:\\x[0-9a-f]{2}){6,}|(?:0x[0-9a-f]{2}[ ,]*){6,}|(?:%[0-9a-f]{2}){6,}/gi;
 const HEX_PAIR = /[0-9a-f]{2}/gi;
+/** What every block above starts with, tested first: a long run of base64 letters, hex pairs, `\x`, `0x` or `%`. */
+const MAYBE_BLOCK = /[A-Za-z0-9+/_-]{16}|[0-9a-fA-F]{2}[ :,-][0-9a-fA-F]{2}[ :,-][0-9a-fA-F]{2}|\\x[0-9a-fA-F]|0x[0-9a-fA-F]{2}|%[0-9a-fA-F]{2}/;
 const NOT_HEX = /\\x|0x|[^0-9a-f]/gi;
 
 const READABLE = /[\p{L}\p{N}\s.,;:!?'"()[\]{}<>|/\\@#$%^&*+=_~`-]/u;
@@ -99,6 +101,7 @@ export interface DecodedBlock {
 /** The readable text that the base64 and hex blocks of `text` decode to, bounded (see above). */
 export function decodedBlocks(text: string): DecodedBlock[] {
   const out: DecodedBlock[] = [];
+  if (!MAYBE_BLOCK.test(text)) return out;
   const found: Array<{ encoding: DecodedBlock['encoding']; block: string }> = [];
   for (const match of text.matchAll(HEX_BLOCK)) found.push({ encoding: 'hex', block: match[0] });
   for (const match of text.matchAll(BASE64_BLOCK)) {

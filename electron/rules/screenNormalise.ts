@@ -128,10 +128,11 @@ export interface ScreenForms {
  * Unicode data maps capitals to capitals (Greek "Υ" → "Y", whose small letter "υ" → "u").
  */
 export function screenForms(text: string): ScreenForms {
-  const compatible = text.normalize('NFKC');
+  // NFKC leaves ASCII as it is; most learnings are ASCII, and the check is cheaper than normalize.
+  const compatible = NON_ASCII.test(text) ? text.normalize('NFKC') : text;
   const plain = compatible.toLowerCase();
   let skeleton = plain;
-  if (NON_ASCII.test(compatible)) {
+  if (compatible !== text || NON_ASCII.test(compatible)) {
     let folded = '';
     for (const char of stripMarks(compatible)) folded += SKELETON_OF.get(char) ?? char;
     skeleton = stripMarks(folded).toLowerCase();
