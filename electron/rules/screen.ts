@@ -20,7 +20,7 @@
 import { decodedBlocks, reversed, rot13 } from './screenDecode.js';
 import { screenForms } from './screenNormalise.js';
 import { buildIndex, type Candidates } from './screenIndex.js';
-import type { Rule } from './screenPatterns.js';
+import { negatedBefore, type Rule } from './screenPatterns.js';
 import { PHRASE_FAMILIES, SPELLED_OUT_RULES, type PhraseFamily, type PhraseRule } from './screenPhrases.js';
 
 /** The rule that refused a text; named in the refusal so the operator can see which one fired. */
@@ -95,17 +95,24 @@ export function screenTryingEveryRule(text: string, maxText: number): ScreenResu
   }
 }
 
+/** A scan of the whole form; a negatable rule's first match must not follow a negation. */
+function scanned(rule: Rule, form: string): boolean {
+  if (!rule.negatable) return rule.regex.test(form);
+  const match = rule.regex.exec(form);
+  return match !== null && !negatedBefore(form, match.index);
+}
+
 function tried(rule: Rule, form: string, candidates: Candidates): boolean {
-  if (everyRule) return rule.regex.test(form);
+  if (everyRule) return scanned(rule, form);
   const id = rule.id;
   const whole = candidates.whole[id] === 1;
   const positions = candidates.at[id];
   if (!whole && positions === undefined) return false;
   if (rule.needs !== undefined && !rule.needs.test(form)) return false;
-  if (whole) return rule.regex.test(form);
+  if (whole) return scanned(rule, form);
   for (const position of positions ?? []) {
     rule.sticky.lastIndex = position;
-    if (rule.sticky.test(form)) return true;
+    if (rule.sticky.test(form) && !(rule.negatable && negatedBefore(form, position))) return true;
   }
   return false;
 }

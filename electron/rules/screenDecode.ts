@@ -44,9 +44,18 @@ const UTF16 = new TextDecoder('utf-16le', { fatal: true });
 /** Share of zero bytes above which a block is read as UTF-16 (PowerShell's -EncodedCommand). */
 const UTF16_ZERO_SHARE = 0.3;
 
+/** Share of control bytes (other than zero, tab and line breaks) above which bytes are noise, not text. */
+const MAX_CONTROL_SHARE = 0.05;
+
 function decodeBytes(bytes: Uint8Array): string | null {
   let zeros = 0;
-  for (const byte of bytes) if (byte === 0) zeros++;
+  let controls = 0;
+  for (const byte of bytes) {
+    if (byte === 0) zeros++;
+    else if (byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d) controls++;
+  }
+  // Decoding noise with a fatal decoder throws, and a throw costs more than this count.
+  if (controls / Math.max(1, bytes.length) > MAX_CONTROL_SHARE) return null;
   try {
     if (bytes.length % 2 === 0 && zeros / Math.max(1, bytes.length) > UTF16_ZERO_SHARE) return UTF16.decode(bytes);
     return UTF8.decode(bytes);

@@ -12,6 +12,8 @@
  */
 import { WORD_PATTERN, type Rule } from './screenPatterns.js';
 
+const NON_ASCII = /[^\x00-\x7F]/;
+
 /** Scripts a rule without anchors can be written in; each is tested on a text only when needed. */
 const SCRIPTS: ReadonlyArray<RegExp> = [
   /[\u0400-\u052f]/, // Cyrillic
@@ -75,9 +77,11 @@ export function buildIndex(rules: readonly Rule[]): RuleIndex {
       const whole = new Uint8Array(count);
       const at: Array<number[] | undefined> = [];
       for (const id of unanchored) whole[id] = 1;
-      SCRIPTS.forEach((script, index) => {
-        if (script.test(form)) for (const id of byScript[index]!) whole[id] = 1;
-      });
+      if (NON_ASCII.test(form)) {
+        SCRIPTS.forEach((script, index) => {
+          if (script.test(form)) for (const id of byScript[index]!) whole[id] = 1;
+        });
+      }
       const mark = (list: readonly number[] | undefined, position: number) => {
         if (!list) return;
         for (const id of list) {

@@ -94,6 +94,8 @@ export interface Rule {
    * are common ones ("send", "add", "copy" start exfiltration and plenty of advice alike).
    */
   needs?: RegExp;
+  /** Set by NOT_NEGATED: a match with a negation just before it does not count. */
+  negatable: boolean;
 }
 
 const LITERAL = new RegExp(`^[${LETTER_RANGES}${DIGIT_RANGES}]*`);
@@ -121,16 +123,18 @@ function anchorsOf(alternatives: readonly string[]): Anchors | null {
 
 /** Compiles a rule: `\p{L}` and `\p{N}` written in it become the letter and digit classes above. */
 export function phrase(...parts: string[]): Rule {
+  const negatable = parts.includes(NOT_NEGATED);
   const source = parts
+    .filter((part) => part !== NOT_NEGATED)
     .join('')
     .replaceAll(String.raw`\p{L}\p{N}`, LETTER_RANGES + DIGIT_RANGES)
     .replaceAll(String.raw`[\p{L}]`, `[${LETTER_RANGES}]`)
     .replaceAll(String.raw`\p{L}`, `[${LETTER_RANGES}]`)
     .replaceAll(String.raw`\p{N}`, `[${DIGIT_RANGES}]`);
   // Lookbehinds consume nothing, so the match starts with the first part after them.
-  const first = parts.find((part) => WORD_LISTS.has(part) || !part.startsWith('(?<')) ?? '';
+  const first = parts.find((part) => part !== NOT_NEGATED && (WORD_LISTS.has(part) || !part.startsWith('(?<'))) ?? '';
   const list = WORD_LISTS.get(first);
-  return { id: -1, regex: new RegExp(source), sticky: new RegExp(source, 'y'), anchors: list ? anchorsOf(list) : null };
+  return { id: -1, regex: new RegExp(source), sticky: new RegExp(source, 'y'), anchors: list ? anchorsOf(list) : null, negatable };
 }
 
 /**
@@ -153,7 +157,7 @@ export function needing(needs: RegExp, rule: Rule): Rule {
 
 /** A rule with no anchors, tried on every text (the marker rules, short and cheap). */
 export function always(regex: RegExp): Rule {
-  return { id: -1, regex, sticky: regex, anchors: null };
+  return { id: -1, regex, sticky: regex, anchors: null, negatable: false };
 }
 
 /** The words of a form, which the anchors are looked up by (the same letter class as WORD). */
@@ -161,8 +165,22 @@ export const WORD_PATTERN = new RegExp(WORD, 'g');
 /* eslint-enable no-misleading-character-class */
 
 /**
- * Negation just before a match: "never paste tokens into Slack", "do not curl … | sh". Security
- * advice about exfiltration and download-and-run is written in exactly those words, and it is the
- * negation that makes it advice; an attack does not say "never" before its payload.
+ * A part that makes a rule not count where a negation stands just before its match: "never paste
+ * tokens into Slack", "do not curl … | sh". Security advice about exfiltration and
+ * download-and-run is written in exactly those words, and it is the negation that makes it
+ * advice; an attack does not say "never" before its payload. `phrase` takes the part out of the
+ * pattern (an empty group) and marks the rule; the screen checks the words before a match
+ * (`negatedBefore`), which is far cheaper than a lookbehind tried at every candidate position.
  */
-export const NOT_NEGATED = String.raw`(?<!${START}(?:never|not|t|dont|avoid|avoiding|without|nor|no|instead of|rather than|stop|forbid|forbids|forbidden|prevent|prevents|refuse|warn against|against)(?:${SEP}${WORD}){0,3}?${SEP})`;
+export const NOT_NEGATED = '(?:)';
+
+/** How far back from a match a negation is looked for: a few words. */
+const NEGATION_REACH = 60;
+const NEGATION_BEFORE = new RegExp(
+  `${START}(?:never|not|t|dont|avoid|avoiding|without|nor|no|instead${SEP}of|rather${SEP}than|stop|forbid|forbids|forbidden|prevent|prevents|refuse|warn${SEP}against|against)(?:${SEP}${WORD}){0,3}${SEP}$`,
+);
+
+/** Whether a negation stands in the few words before `index` (see NOT_NEGATED). */
+export function negatedBefore(form: string, index: number): boolean {
+  return NEGATION_BEFORE.test(form.slice(Math.max(0, index - NEGATION_REACH), index));
+}
