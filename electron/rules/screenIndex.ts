@@ -67,7 +67,7 @@ export function buildIndex(rules: readonly Rule[]): RuleIndex {
       }
       continue;
     }
-    const scripts = SCRIPTS.flatMap((script, index) => (script.test(rule.regex.source) ? [index] : []));
+    const scripts = SCRIPTS.flatMap((script, index) => (script.test(rule.text) ? [index] : []));
     if (scripts.length === 0) unanchored.push(id);
     else for (const index of scripts) byScript[index]!.push(id);
   }

@@ -47,8 +47,18 @@ function stripMarks(text: string): string {
   return text.normalize('NFD').replace(COMBINING_MARKS, '');
 }
 
-/** Non-ASCII code point → its Latin skeleton letter(s), lower-case, without marks. */
-const SKELETON_OF = (() => {
+/**
+ * Non-ASCII code point → its Latin skeleton letter(s), lower-case, without marks. Built on the
+ * first text that needs it: most processes screen ASCII only, and building it costs tens of ms.
+ */
+let skeletonOf: Map<string, string> | undefined;
+
+function skeletonTable(): Map<string, string> {
+  skeletonOf ??= buildSkeletonTable();
+  return skeletonOf;
+}
+
+function buildSkeletonTable(): Map<string, string> {
   const map = new Map<string, string>();
   for (const [from, to] of Object.entries(CONFUSABLE_PROTOTYPES)) {
     if (from.charCodeAt(0) < 0x80) continue;
@@ -63,7 +73,7 @@ const SKELETON_OF = (() => {
   }
   for (const [from, to] of Object.entries(LATIN_OF_PROTOTYPE)) if (!map.has(from)) map.set(from, to);
   return map;
-})();
+}
 
 /**
  * Digits and signs that stand in for letters ("1gn0re", "pr3v10us", "$ystem"). Read this way only
@@ -133,8 +143,9 @@ export function screenForms(text: string): ScreenForms {
   const plain = compatible.toLowerCase();
   let skeleton = plain;
   if (compatible !== text || NON_ASCII.test(compatible)) {
+    const table = skeletonTable();
     let folded = '';
-    for (const char of stripMarks(compatible)) folded += SKELETON_OF.get(char) ?? char;
+    for (const char of stripMarks(compatible)) folded += table.get(char) ?? char;
     skeleton = stripMarks(folded).toLowerCase();
   }
   if (HAS_MIXED_WORD.test(skeleton)) skeleton = digitsAsLetters(skeleton);

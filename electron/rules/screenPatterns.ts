@@ -82,21 +82,44 @@ export interface Anchors {
   prefixes: readonly string[];
 }
 
-export interface Rule {
+/**
+ * One rule: its pattern, compiled when first used (a process that screens one proposal, such as
+ * `layover-desk propose`, compiles only the few rules that text makes it try, not all of them).
+ */
+export class Rule {
   /** Its place in the word index (screenIndex.ts), set when the index is built. */
-  id: number;
-  regex: RegExp;
+  id = -1;
+  private compiled: RegExp | undefined;
+  private compiledSticky: RegExp | undefined;
+
+  constructor(
+    private readonly source: string | RegExp,
+    readonly anchors: Anchors | null,
+    readonly negatable: boolean,
+    readonly needs?: RegExp,
+  ) {}
+
+  get regex(): RegExp {
+    this.compiled ??= typeof this.source === 'string' ? new RegExp(this.source) : this.source;
+    return this.compiled;
+  }
+
   /** The same pattern, sticky: tried at the positions of the rule's anchors only. */
-  sticky: RegExp;
-  anchors: Anchors | null;
-  /**
-   * A cheap test of the whole text that every match also passes, for a rule whose first words
-   * are common ones ("send", "add", "copy" start exfiltration and plenty of advice alike).
-   */
-  needs?: RegExp;
-  /** Set by NOT_NEGATED: a match with a negation just before it does not count. */
-  negatable: boolean;
+  get sticky(): RegExp {
+    this.compiledSticky ??= new RegExp(this.regex.source, `${this.regex.flags}y`);
+    return this.compiledSticky;
+  }
+
+  /** The pattern's text, for telling which script a rule is written in. */
+  get text(): string {
+    return typeof this.source === 'string' ? this.source : this.source.source;
+  }
+
+  withNeeds(needs: RegExp): Rule {
+    return new Rule(this.source, this.anchors, this.negatable, needs);
+  }
 }
+
 
 const LITERAL = new RegExp(`^[${LETTER_RANGES}${DIGIT_RANGES}]*`);
 
@@ -134,7 +157,7 @@ export function phrase(...parts: string[]): Rule {
   // Lookbehinds consume nothing, so the match starts with the first part after them.
   const first = parts.find((part) => part !== NOT_NEGATED && (WORD_LISTS.has(part) || !part.startsWith('(?<'))) ?? '';
   const list = WORD_LISTS.get(first);
-  return { id: -1, regex: new RegExp(source), sticky: new RegExp(source, 'y'), anchors: list ? anchorsOf(list) : null, negatable };
+  return new Rule(source, list ? anchorsOf(list) : null, negatable);
 }
 
 /**
@@ -152,12 +175,12 @@ export function after(before: string, words: string): string {
 
 /** `rule`, tried only on texts that `needs` matches (see `Rule.needs`). */
 export function needing(needs: RegExp, rule: Rule): Rule {
-  return { ...rule, needs };
+  return rule.withNeeds(needs);
 }
 
 /** A rule with no anchors, tried on every text (the marker rules, short and cheap). */
 export function always(regex: RegExp): Rule {
-  return { id: -1, regex, sticky: regex, anchors: null, negatable: false };
+  return new Rule(regex, null, false);
 }
 
 /** The words of a form, which the anchors are looked up by (the same letter class as WORD). */
