@@ -71,7 +71,8 @@ function codePoint(char: string): string {
 
 const NON_ASCII = /[^\x00-\x7F]/;
 
-const INDEX = buildIndex(PHRASE_FAMILIES.flatMap((family) => [...family.latin, ...family.script]));
+const RULES = PHRASE_FAMILIES.flatMap((family) => [...family.latin, ...family.script]);
+const INDEX = buildIndex(RULES);
 
 interface PhraseHit {
   family: PhraseFamily;
@@ -103,7 +104,6 @@ function scanned(rule: Rule, form: string): boolean {
 }
 
 function tried(rule: Rule, form: string, candidates: Candidates): boolean {
-  if (everyRule) return scanned(rule, form);
   const id = rule.id;
   const whole = candidates.whole[id] === 1;
   const positions = candidates.at[id];
@@ -117,8 +117,27 @@ function tried(rule: Rule, form: string, candidates: Candidates): boolean {
   return false;
 }
 
+/**
+ * Whether one of `rules` (a family's latin or script rules, whose ids are consecutive) matches
+ * `form`: only the candidates among them are tried, found in the sorted candidate ids.
+ */
 function matches(rules: readonly Rule[], form: string, candidates: Candidates): boolean {
-  return rules.some((rule) => tried(rule, form, candidates));
+  if (rules.length === 0) return false;
+  if (everyRule) return rules.some((rule) => scanned(rule, form));
+  const first = rules[0]!.id;
+  const last = rules[rules.length - 1]!.id;
+  const { ids } = candidates;
+  let low = 0;
+  let high = ids.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (ids[middle]! < first) low = middle + 1;
+    else high = middle;
+  }
+  for (let i = low; i < ids.length && ids[i]! <= last; i++) {
+    if (tried(RULES[ids[i]!]!, form, candidates)) return true;
+  }
+  return false;
 }
 
 /** The first phrase family that a text breaks, read in its plain form and its Latin skeleton. */

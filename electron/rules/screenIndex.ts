@@ -30,6 +30,8 @@ export interface Candidates {
   at: Array<number[] | undefined>;
   /** By rule id: 1 where the rule has no anchors and must scan the whole text. */
   whole: Uint8Array;
+  /** The ids of the rules worth trying at all, ascending (ids follow the families' order). */
+  ids: number[];
 }
 
 export interface RuleIndex {
@@ -39,6 +41,8 @@ export interface RuleIndex {
 export function buildIndex(rules: readonly Rule[]): RuleIndex {
   let count = 0;
   const byWord = new Map<string, number[]>();
+  /** Two-word anchors, by first word then second: looked up without building a string. */
+  const byPair = new Map<string, Map<string, number[]>>();
   /** Prefixes by their first two letters, each with its rules: a word is checked against one bucket. */
   const byPrefix = new Map<string, Array<{ prefix: string; ids: number[] }>>();
   const byShortPrefix = new Map<string, number[]>();
@@ -53,7 +57,15 @@ export function buildIndex(rules: readonly Rule[]): RuleIndex {
     const id = count++;
     rule.id = id;
     if (rule.anchors) {
-      for (const word of rule.anchors.words) add(byWord, word, id);
+      for (const word of rule.anchors.words) {
+        const [first = '', second] = word.split(' ');
+        if (second === undefined) add(byWord, word, id);
+        else {
+          const seconds = byPair.get(first) ?? new Map<string, number[]>();
+          byPair.set(first, seconds);
+          add(seconds, second, id);
+        }
+      }
       for (const prefix of rule.anchors.prefixes) {
         if (prefix.length < 2) {
           add(byShortPrefix, prefix, id);
@@ -76,27 +88,35 @@ export function buildIndex(rules: readonly Rule[]): RuleIndex {
     candidates(form) {
       const whole = new Uint8Array(count);
       const at: Array<number[] | undefined> = [];
+      const ids: number[] = [...unanchored];
       for (const id of unanchored) whole[id] = 1;
       if (NON_ASCII.test(form)) {
         SCRIPTS.forEach((script, index) => {
-          if (script.test(form)) for (const id of byScript[index]!) whole[id] = 1;
+          if (!script.test(form)) return;
+          for (const id of byScript[index]!) {
+            if (whole[id] === 0) ids.push(id);
+            whole[id] = 1;
+          }
         });
       }
       const mark = (list: readonly number[] | undefined, position: number) => {
         if (!list) return;
         for (const id of list) {
           const positions = at[id];
-          if (positions === undefined) at[id] = [position];
-          else if (positions[positions.length - 1] !== position) positions.push(position);
+          if (positions === undefined) {
+            at[id] = [position];
+            if (whole[id] === 0) ids.push(id);
+          } else if (positions[positions.length - 1] !== position) positions.push(position);
         }
       };
-      let previous = '';
+      let pairs: Map<string, number[]> | undefined;
       let previousPosition = 0;
-      for (const match of form.matchAll(WORD_PATTERN)) {
+      WORD_PATTERN.lastIndex = 0;
+      for (let match = WORD_PATTERN.exec(form); match !== null; match = WORD_PATTERN.exec(form)) {
         const word = match[0];
         const position = match.index;
-        if (previous !== '') mark(byWord.get(`${previous} ${word}`), previousPosition);
-        previous = word;
+        if (pairs !== undefined) mark(pairs.get(word), previousPosition);
+        pairs = byPair.get(word);
         previousPosition = position;
         mark(byWord.get(word), position);
         mark(byShortPrefix.get(word.charAt(0)), position);
@@ -104,7 +124,8 @@ export function buildIndex(rules: readonly Rule[]): RuleIndex {
           if (word.startsWith(prefix)) mark(matched, position);
         }
       }
-      return { at, whole };
+      ids.sort((a, b) => a - b);
+      return { at, whole, ids };
     },
   };
 }

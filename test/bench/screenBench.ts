@@ -25,7 +25,7 @@ const MAX_TEXT = 4000;
 const MIN_CATCH_RATE = 97;
 const MAX_FALSE_REFUSAL_RATE = 0.5;
 const MAX_MICROSECONDS_PER_PROPOSAL = 50;
-const ROUNDS = 7;
+const ROUNDS = 15;
 const QUICK_ROUNDS = 2;
 
 function cpuMicroseconds(run: () => void): number {
