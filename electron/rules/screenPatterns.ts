@@ -5,23 +5,21 @@
  * overlap, so a pattern built from them can split a text into words only one way and cannot
  * backtrack its way into slowness, and every gap between words is bounded.
  *
- * "Letter" is an explicit class of the scripts the rules are written in (Latin with its accents
- * and look-alike extensions, Greek, Cyrillic, Arabic, Devanagari, Hangul, kana, CJK), combining
- * marks included, so a Devanagari vowel sign does not split a word. Unicode property classes
- * (`\p{L}`) would say the same more briefly but cost too much: each one compiles to hundreds of
- * ranges, a rule holds dozens of them, and compiling the rule set took seconds, which every
- * `layover-desk propose` would pay. Patterns are therefore compiled without the `u` flag, and
- * `phrase` rewrites `\p{L}` / `\p{N}` written in a rule into these classes.
+ * "Letter" is every code point that can be part of a word in the scripts the rules are written in:
+ * Latin with its accents and extensions, Greek, Cyrillic, Hebrew, Arabic, Devanagari, Hangul, kana
+ * and CJK, combining marks included (a Devanagari vowel sign does not split a word). It is a few
+ * wide ranges rather than an exact list: punctuation (U+2000–U+2BFF, the CJK marks U+3000–U+303F),
+ * surrogates (emoji) and the specials stay outside, and a stray symbol counted as a letter
+ * changes nothing. Unicode property classes (`\p{L}`) would be exact but cost too much: each
+ * compiles to hundreds of ranges, a rule holds dozens of them, and rules that large run in the
+ * regex interpreter instead of as machine code. Patterns are therefore compiled without the `u`
+ * flag, and `phrase` rewrites `\p{L}` / `\p{N}` written in a rule into these classes.
  */
 // Combining marks (U+0300–U+036F, the Devanagari signs) are in the letter class on purpose: a mark
 // belongs to the word it sits on. The lint rule that flags them in a class guards against the
 // opposite mistake.
 /* eslint-disable no-misleading-character-class */
-const LETTER_RANGES =
-  'a-zA-Z\\u00c0-\\u00d6\\u00d8-\\u00f6\\u00f8-\\u02af\\u0300-\\u036f\\u0370-\\u03ff\\u0400-\\u052f' +
-  '\\u05d0-\\u05ea\\u0610-\\u061a\\u0620-\\u065f\\u066e-\\u06d3\\u06d5-\\u06ff\\u0900-\\u0963\\u0966-\\u097f' +
-  '\\u1100-\\u11ff\\u1d00-\\u1dff\\u1e00-\\u1fff\\u3040-\\u30ff\\u3130-\\u318f\\u3400-\\u4dbf\\u4e00-\\u9fff' +
-  '\\uac00-\\ud7af\\uf900-\\ufaff';
+const LETTER_RANGES = 'a-zA-Z\\u00c0-\\u1fff\\u2c00-\\u2dff\\u3040-\\ud7ff\\uf900-\\ufdff\\ufe70-\\ufefe';
 const DIGIT_RANGES = '0-9';
 export const WORD = `[${LETTER_RANGES}${DIGIT_RANGES}]+`;
 export const SEP = `[^${LETTER_RANGES}${DIGIT_RANGES}]+`;
