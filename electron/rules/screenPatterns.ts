@@ -15,10 +15,6 @@
  * regex interpreter instead of as machine code. Patterns are therefore compiled without the `u`
  * flag, and `phrase` rewrites `\p{L}` / `\p{N}` written in a rule into these classes.
  */
-// Combining marks (U+0300–U+036F, the Devanagari signs) are in the letter class on purpose: a mark
-// belongs to the word it sits on. The lint rule that flags them in a class guards against the
-// opposite mistake.
-/* eslint-disable no-misleading-character-class */
 const LETTER_RANGES = 'a-zA-Z\\u00c0-\\u1fff\\u2c00-\\u2dff\\u3040-\\ud7ff\\uf900-\\ufdff\\ufe70-\\ufefe';
 const DIGIT_RANGES = '0-9';
 export const WORD = `[${LETTER_RANGES}${DIGIT_RANGES}]+`;
@@ -183,7 +179,6 @@ export function always(regex: RegExp): Rule {
 
 /** The words of a form, which the anchors are looked up by (the same letter class as WORD). */
 export const WORD_PATTERN = new RegExp(WORD, 'g');
-/* eslint-enable no-misleading-character-class */
 
 /**
  * A part that makes a rule not count where a negation stands just before its match: "never paste
