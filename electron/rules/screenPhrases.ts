@@ -111,7 +111,8 @@ const CHAT_TEMPLATE: PhraseFamily = {
      * environment notes and YAML keys ("System: Debian 12, 2 cores", "user: ci"), so they count
      * only when an instruction to the model or a policy statement follows.
      */
-    phrase(after(String.raw`(?:^|[.!?;)\]>"'”»]\s*|\s{2,})`, anyOf('human', 'assistant', 'ai', 'bot', 'gpt', 'chatgpt', 'claude', 'model')), String.raw`\s*:\s*\S`),
+    // …unless the colon names the word itself: "Assistant: is the column holding the model's turns".
+    phrase(after(String.raw`(?:^|[.!?;)\]>"'”»]\s*|\s{2,})`, anyOf('human', 'assistant', 'ai', 'bot', 'gpt', 'chatgpt', 'claude', 'model')), String.raw`\s*:\s*(?!(?:is|are|was|were|means|refers|stands|column|field|label|header|prefix|key|role|tag|marker|token|lines?)(?![a-z0-9]))\S`),
     // Two turns in one text: a "User:" line answered by an "Assistant:" one.
     needing(/:[^]*:/, phrase(anyOf('user', 'human', 'system'), String.raw`\s*:.{0,400}?[^a-z0-9](?:assistant|ai|bot|model)\s*:\s*\S`)),
     phrase(anyOf('system', 'user', 'developer', 'admin', 'operator'), String.raw`\s*:\s*(?:${INSTRUCTION_START}|${POLICY_STATEMENT})`),
@@ -399,7 +400,7 @@ const ROLE_CHANGE: PhraseFamily = {
   rule: 'role_change',
   why: 'the text tells the model to take on a new role',
   latin: [
-    phrase(YOU_ARE, SEP, anyOf('now', 'henceforth', 'from now on'), SEP, anyOf('a', 'an', 'the', 'my', 'our', 'called', 'named', 'known as', 'free', 'unrestricted', 'unfiltered', 'uncensored', 'jailbroken', 'dan', 'root', 'admin', 'in charge', 'no longer', 'not', 'allowed', 'authorized', 'permitted', 'able to', 'acting as', 'operating as', 'playing', 'without')),
+    phrase(YOU_ARE, SEP, anyOf('now', 'henceforth', 'from now on'), SEP, anyOf('a', 'an', 'the', 'my', 'our', 'called', 'named', 'known as', 'free', 'unrestricted', 'unfiltered', 'uncensored', 'jailbroken', 'dan', 'root', 'admin', 'in charge', 'no longer', 'not', 'authorized', 'acting as', 'operating as', 'playing', 'without')),
     phrase(YOU_ARE, SEP, anyOf('now in', 'now running in', 'now operating in', 'in'), gap(2), SEP, anyOf('mode'), String.raw`(?!${SEP}(?:of|for)${SEP}(?:the|a)${SEP}(?:file|repo|build))`),
     phrase(YOU_ARE, SEP, anyOf('no longer'), SEP, anyOf('bound', 'restricted', 'limited', 'constrained', 'an ai', 'an assistant', 'a language model', 'required to follow', 'subject to', 'governed by', 'obliged', 'obligated')),
     phrase(anyOf('from now on', 'from this point on', 'from this point forward', 'from here on', 'henceforth', 'starting now'), SEP, YOU_ARE),

@@ -49,6 +49,10 @@ describe('the screen: what passes', () => {
     'the e2e job runs in a container named ci-5f3a9b2c7d1e4f60a8b9c0d1e2f3a4b5',
     'from now on the mapper must have a default branch, since the SDK throws on unknown enums',
     'Vite 5 needs the .js suffix on deep imports or the build fails',
+    'you are now able to run docker without sudo after adding yourself to the docker group',
+    'Assistant: is the name of the column in the chat export CSV',
+    'download the artifact and run the smoke tests against it',
+    'copy .env.example to .env before running the dev server',
   ])('ordinary advice passes: %s', (text) => {
     expect(screen(text, MAX_TEXT)).toEqual({ ok: true, text });
   });
