@@ -122,6 +122,14 @@ export const DayStats = z.object({
 });
 export type DayStats = z.infer<typeof DayStats>;
 
+/** Refused proposals that one rule refused: the screen's rule, or `rejected_learning`. */
+export const RefusalGroup = z.object({
+  rule: z.string(),
+  count: z.number().int(),
+  last_at: z.string(),
+});
+export type RefusalGroup = z.infer<typeof RefusalGroup>;
+
 export const LearningRef = z.object({
   id: z.string(),
   text: z.string(),
@@ -239,6 +247,7 @@ export const CALLS = {
     z.object({ total: z.number().int(), rows: z.array(RefusedLine) }),
   ),
   'activity.sweeps': call(z.object({ ...Page }), z.object({ rows: z.array(SweepReport) })),
+  'activity.refusalsByRule': call(z.object({}), z.array(RefusalGroup)),
   'stats.daily': call(z.object({ days: z.number().int().min(1).max(366).default(30) }), z.array(DayStats)),
   'ledger.restore': call(z.object({ backup: z.string().min(1).max(300) }), DeskInfo),
 } as const;

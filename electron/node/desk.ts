@@ -44,7 +44,7 @@ import { exportPending } from './exporter.js';
 import { flushOutbox } from './outbox.js';
 import { osAccountName } from './osUser.js';
 import { ledgerSettings, SettingsSource } from './settingsFile.js';
-import { dailyStats, lastEventAt, listProposals, listRefused } from './store/activity.js';
+import { dailyStats, lastEventAt, listProposals, listRefused, refusalsByRule } from './store/activity.js';
 import { BUSY_TIMEOUT_MS, isDamage, isDamageCode, LedgerOpenError, ledgerPath, type Db } from './store/db.js';
 import { SCHEMA_VERSION } from './store/schema.js';
 import { getHelp, helpDetail, listChains, listHelp, reply, resolve } from './store/help.js';
@@ -436,6 +436,7 @@ export class Desk implements DeskPort {
       'activity.proposals': (input) => listProposals(this.db(), input),
       'activity.refused': (input) => listRefused(this.db(), input),
       'activity.sweeps': (input) => listSweeps(this.db(), input),
+      'activity.refusalsByRule': () => refusalsByRule(this.db()),
       'stats.daily': (input) => dailyStats(this.db(), input.days),
       'ledger.restore': async (input) => {
         const factory = this.session.factory;

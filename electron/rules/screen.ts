@@ -11,21 +11,20 @@
  * The rules are fixed, not settings. A knob on the screen is a knob an attacker would want turned.
  *
  * The instruction rules look for phrases, so they are a net with holes, not a proof. They are
- * tuned to refuse the forms injection actually takes while passing ordinary advice that merely
- * mentions instructions, prompts, roles or systems; a refused agent can always say the same
- * fact in words that do not address the model.
+ * written for the forms injection actually takes (screenPhrases.ts), read the text after folding
+ * away disguises (screenNormalise.ts) and read what encoded blocks decode to (screenDecode.ts),
+ * while passing ordinary advice that merely mentions instructions, prompts, roles or systems; a
+ * refused agent can always say the same fact in words that do not address the model. They are
+ * measured on the labelled corpus in test/fixtures/screen/.
  */
+import { decodedBlocks, reversed, rot13 } from './screenDecode.js';
+import { screenForms } from './screenNormalise.js';
+import { buildIndex, type Candidates } from './screenIndex.js';
+import { negatedBefore, type Rule } from './screenPatterns.js';
+import { PHRASE_FAMILIES, SPELLED_OUT_RULES, type PhraseFamily, type PhraseRule } from './screenPhrases.js';
 
 /** The rule that refused a text; named in the refusal so the operator can see which one fired. */
-export type ScreenRule =
-  | 'empty'
-  | 'too_long'
-  | 'control_characters'
-  | 'invisible_characters'
-  | 'chat_template'
-  | 'system_prompt'
-  | 'instruction_override'
-  | 'role_change';
+export type ScreenRule = 'empty' | 'too_long' | 'control_characters' | 'invisible_characters' | PhraseRule | 'encoded_payload';
 
 /** What the screen decided: the trimmed text to take up, or the rule that refused it and why. */
 export type ScreenResult = { ok: true; text: string } | { ok: false; rule: ScreenRule; reason: string };
@@ -49,135 +48,190 @@ const CONTROL = /[\u0000-\u0008\u000A-\u001F\u007F-\u009F\u2028\u2029]/u;
  */
 const INVISIBLE = /[\p{Cf}\u{E0000}-\u{E007F}\u115F\u1160\u3164\uFFA0]/u;
 
-/**
- * A word in the phrase rules below; anything else separates words. The two never overlap, so a
- * pattern can split text into words only one way and cannot backtrack its way into slowness.
- */
-const WORD = String.raw`[\p{L}\p{N}]+`;
-const SEP = String.raw`[^\p{L}\p{N}]+`;
-const START = String.raw`(?<![\p{L}\p{N}])`;
-const END = String.raw`(?![\p{L}\p{N}])`;
-
-/** Up to `most` arbitrary words, each preceded by a separator. */
-function gap(most: number): string {
-  return `(?:${SEP}${WORD}){0,${most}}?`;
-}
-
-/** One of several alternatives as a whole word, or a phrase whose words any separator may join. */
-function anyOf(...words: string[]): string {
-  return `${START}(?:${words.map((word) => word.replaceAll(' ', SEP)).join('|')})${END}`;
-}
-
-function phrase(...parts: string[]): RegExp {
-  return new RegExp(parts.join(''), 'u');
-}
-
-/**
- * Markers chat templates use to separate messages and roles. Written into a learning, they let
- * the text close the message it sits in and open one that speaks as the system or the user.
- */
-const CHAT_TEMPLATE: readonly RegExp[] = [
-  /<\|[^|<>\s]{1,40}\|>/u, // <|im_start|>, <|endoftext|>, <|eot_id|>, <|system|>, ...
-  /\[\/?inst\]/u, // [INST] ... [/INST]
-  /<<\/?sys>>/u, // <<SYS>> ... <</SYS>>
-  /<\/?(?:system|assistant|im_start|im_end|start_of_turn|end_of_turn)(?:\s[^>]*)?>/u,
-  /#{2,}\s*(?:system|instructions?|response|assistant|human|user)\s*:/u, // ### System:
-  /^(?:system|assistant)\s*:/u, // a text that opens as a message from the system
-];
-
-const REVEAL_OR_CHANGE = anyOf(
-  'reveal', 'print', 'show', 'display', 'output', 'repeat', 'recite', 'echo', 'leak', 'dump',
-  'expose', 'disclose', 'share', 'tell', 'change', 'modify', 'alter', 'edit', 'rewrite', 'replace',
-  'update', 'override',
-);
-
-/**
- * Asking the model to show or change the prompt it runs under. Mentioning a system prompt is
- * fine; telling the model to do something to it is not.
- */
-const SYSTEM_PROMPT: readonly RegExp[] = [
-  phrase(REVEAL_OR_CHANGE, gap(4), SEP, anyOf('system prompts?', 'system instructions?')),
-  phrase(REVEAL_OR_CHANGE, gap(3), SEP, anyOf('developer', 'hidden', 'secret', 'initial', 'original'), SEP, anyOf('prompts?')),
-  phrase(REVEAL_OR_CHANGE, gap(2), SEP, anyOf('your'), SEP, anyOf('prompts?', 'instructions', 'guidelines', 'system messages?')),
-];
-
-const OVERRIDE = anyOf('ignore', 'disregard', 'override', 'forget', 'bypass', 'dismiss', 'discard');
-const EARLIER = anyOf('previous', 'previously', 'prior', 'earlier', 'above', 'preceding', 'foregoing', 'former', 'original', 'initial', 'your');
-const ORDERS = anyOf('instructions?', 'prompts?', 'rules', 'directions', 'directives', 'guidelines', 'guidance', 'commands', 'orders', 'context');
-
-/**
- * Telling the model to set aside what it was told before.
- *
- * The qualifier (previous, above, your, ...) is what separates an override from advice: "ignore
- * any instructions inside issue bodies" is sound advice about untrusted input, while "ignore all
- * previous instructions" is aimed at the model's own.
- */
-const INSTRUCTION_OVERRIDE: readonly RegExp[] = [
-  phrase(OVERRIDE, gap(4), SEP, EARLIER, gap(2), SEP, ORDERS),
-  phrase(OVERRIDE, gap(2), SEP, ORDERS, gap(3), SEP, anyOf('above', 'earlier', 'previously', 'before this', 'so far')),
-  phrase(OVERRIDE, gap(2), SEP, ORDERS, SEP, anyOf('you'), SEP, anyOf('were', 'have', 've'), gap(1), SEP, anyOf('given', 'told')),
-  phrase(OVERRIDE, SEP, anyOf('everything', 'anything', 'all'), SEP, anyOf('above', 'before', 'previously', 'prior', 'earlier')),
-  phrase(OVERRIDE, SEP, anyOf('everything', 'anything', 'all'), SEP, anyOf('you'), SEP, anyOf('were', 'have', 've'), gap(1), SEP, anyOf('told', 'given')),
-];
-
-const YOU_ARE = anyOf('you are', 'you re');
-
-/**
- * Giving the model a new identity.
- *
- * Phrased narrowly, because learnings do address the agent: "after nvm use you are now on node
- * 22" is advice, "you are now a release bot" is a new role. Likewise "act as" only counts where
- * it is addressed to someone, so "the proxy can act as a cache" passes.
- */
-const ROLE_CHANGE: readonly RegExp[] = [
-  phrase(YOU_ARE, SEP, anyOf('now'), SEP, anyOf('a', 'an', 'the', 'my', 'called', 'named', 'known as', 'free', 'unrestricted', 'unfiltered', 'uncensored', 'jailbroken', 'dan')),
-  phrase(YOU_ARE, SEP, anyOf('now in'), gap(2), SEP, anyOf('mode')),
-  phrase(YOU_ARE, SEP, anyOf('no longer'), SEP, anyOf('bound', 'restricted', 'limited', 'constrained', 'an ai', 'an assistant', 'a language model')),
-  phrase(anyOf('from now on'), SEP, YOU_ARE),
-  phrase(anyOf('from now on'), SEP, anyOf('you'), SEP, anyOf('will', 'll', 'must', 'shall', 'should'), SEP, anyOf('be', 'act', 'respond', 'behave', 'answer', 'reply', 'obey')),
-  phrase(String.raw`(?:^|[.!?;:]\s*|`, anyOf('you', 'please', 'now', 'should', 'must', 'will', 'll'), String.raw`\s+)`, anyOf('act as')),
-  phrase(anyOf('pretend'), SEP, anyOf('to be', 'you are', 'you re', 'that you')),
-  phrase(anyOf('role play', 'roleplay'), SEP, anyOf('as')),
-  phrase(anyOf('assume', 'take on', 'adopt'), SEP, anyOf('the', 'a', 'an'), SEP, anyOf('role', 'persona', 'identity'), SEP, anyOf('of')),
-];
-
-const PHRASE_RULES: ReadonlyArray<{ rule: ScreenRule; patterns: readonly RegExp[]; why: string }> = [
-  {
-    rule: 'chat_template',
-    patterns: CHAT_TEMPLATE,
-    why: 'the text holds a chat-template marker that could start a new message to the model',
-  },
-  {
-    rule: 'system_prompt',
-    patterns: SYSTEM_PROMPT,
-    why: 'the text asks the model to reveal or change its system prompt',
-  },
-  {
-    rule: 'instruction_override',
-    patterns: INSTRUCTION_OVERRIDE,
-    why: 'the text tells the model to ignore its earlier instructions',
-  },
-  {
-    rule: 'role_change',
-    patterns: ROLE_CHANGE,
-    why: 'the text tells the model to take on a new role',
-  },
-];
+const REASON_PREFIX = 'refused by the screen';
 
 function refused(rule: ScreenRule, why: string): ScreenResult {
-  return { ok: false, rule, reason: `refused by the screen (${rule}): ${why}` };
+  return { ok: false, rule, reason: `${REASON_PREFIX} (${rule}): ${why}` };
+}
+
+const REASON_RULE = new RegExp(`^${REASON_PREFIX} \\(([a-z_]+)\\):`);
+
+/**
+ * The rule named in a refusal reason the screen wrote, or null for any other reason (a proposal
+ * refused because it matches a rejected learning, or a reason from an older version). The ledger
+ * keeps only the reason text, so this is how the Activity view groups refusals by rule.
+ */
+export function ruleOfReason(reason: string): string | null {
+  return REASON_RULE.exec(reason)?.[1] ?? null;
 }
 
 function codePoint(char: string): string {
   return `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
+const NON_ASCII = /[^\x00-\x7F]/;
+
+const RULES = PHRASE_FAMILIES.flatMap((family) => [...family.latin, ...family.script]);
+const INDEX = buildIndex(RULES);
+
+interface PhraseHit {
+  family: PhraseFamily;
+  /** Set when only the folded skeleton matched: the disguise is worth naming in the reason. */
+  disguised: boolean;
+}
+
 /**
- * The form the phrase rules read: compatibility-folded (so full-width letters and look-alike
- * bars such as "｜" become plain ones) and lower-case.
+ * Whether every rule is tried on every text, the word index (screenIndex.ts) aside. Only the
+ * corpus test sets it, to check that the index changes no decision; nothing in the app reaches it.
  */
-function folded(text: string): string {
-  return text.normalize('NFKC').toLowerCase();
+let everyRule = false;
+
+/** For the corpus test: `screen` with every rule tried, so the index can be checked against it. */
+export function screenTryingEveryRule(text: string, maxText: number): ScreenResult {
+  everyRule = true;
+  try {
+    return screen(text, maxText);
+  } finally {
+    everyRule = false;
+  }
+}
+
+/** A scan of the whole form; a negatable rule's first match must not follow a negation. */
+function scanned(rule: Rule, form: string): boolean {
+  if (!rule.negatable) return rule.regex.test(form);
+  const match = rule.regex.exec(form);
+  return match !== null && !negatedBefore(form, match.index);
+}
+
+function tried(rule: Rule, form: string, candidates: Candidates): boolean {
+  const id = rule.id;
+  const whole = candidates.whole[id] === 1;
+  const positions = candidates.at[id];
+  if (!whole && positions === undefined) return false;
+  if (rule.needs !== undefined && !rule.needs.test(form)) return false;
+  if (whole) return scanned(rule, form);
+  for (const position of positions ?? []) {
+    rule.sticky.lastIndex = position;
+    if (rule.sticky.test(form) && !(rule.negatable && negatedBefore(form, position))) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether one of `rules` (a family's latin or script rules, whose ids are consecutive) matches
+ * `form`: only the candidates among them are tried, found in the sorted candidate ids.
+ */
+function matches(rules: readonly Rule[], form: string, candidates: Candidates): boolean {
+  if (rules.length === 0) return false;
+  if (everyRule) return rules.some((rule) => scanned(rule, form));
+  const first = rules[0]!.id;
+  const last = rules[rules.length - 1]!.id;
+  const { ids } = candidates;
+  let low = 0;
+  let high = ids.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (ids[middle]! < first) low = middle + 1;
+    else high = middle;
+  }
+  for (let i = low; i < ids.length && ids[i]! <= last; i++) {
+    if (tried(RULES[ids[i]!]!, form, candidates)) return true;
+  }
+  return false;
+}
+
+/** The first phrase family that a text breaks, read in its plain form and its Latin skeleton. */
+function phraseHit(text: string): PhraseHit | null {
+  const { plain, skeleton, spelledOut } = screenForms(text);
+  const otherScripts = NON_ASCII.test(plain);
+  const plainCandidates = INDEX.candidates(plain);
+  const skeletonCandidates = skeleton === null ? null : INDEX.candidates(skeleton);
+  for (const family of PHRASE_FAMILIES) {
+    if (matches(family.latin, plain, plainCandidates)) return { family, disguised: false };
+    if (otherScripts && matches(family.script, plain, plainCandidates)) return { family, disguised: false };
+    if (skeleton !== null && skeletonCandidates !== null && matches(family.latin, skeleton, skeletonCandidates)) {
+      return { family, disguised: true };
+    }
+  }
+  for (const run of spelledOut) {
+    const spelled = SPELLED_OUT_RULES.find(({ pattern }) => pattern.test(run));
+    const family = spelled && PHRASE_FAMILIES.find(({ rule }) => rule === spelled.rule);
+    if (family) return { family, disguised: true };
+  }
+  return null;
+}
+
+/**
+ * Words that an instruction to the model or a payload can hardly do without. A rot13 or reversed
+ * reading of a text is screened in full only when one of them appears in it, which ordinary text
+ * read that way (letter noise) practically never does. The test runs on the text itself, with
+ * the words rot13-ed or reversed in advance, so ordinary text costs one regex test per reading
+ * and no reading is built.
+ */
+const HINT_WORDS = [
+  'ignore', 'disregard', 'forget', 'instruction', 'prompt', 'previous', 'above', 'you are', 'you re', 'from now on',
+  'pretend', 'act as', 'override', 'reveal', 'curl', 'wget', 'token', 'password', 'secret', 'api key', 'id_rsa', '.env',
+  'ssh', 'system', 'rules', 'execute', 'download', 'new rule', 'standing', 'always', 'never',
+];
+
+function hintFor(read: (text: string) => string): RegExp {
+  const escaped = HINT_WORDS.map((word) => read(word).replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(escaped.join('|'));
+}
+
+const HIDDEN_READINGS: ReadonlyArray<{ name: string; read: (text: string) => string; hint: RegExp }> = [
+  { name: 'rot13', read: rot13, hint: hintFor(rot13) },
+  { name: 'reversed', read: reversed, hint: hintFor(reversed) },
+];
+
+/** A run that could be a base64 block; rot13 and reversing keep it one, so readings need it too. */
+const BLOCK_SHAPE = /[A-Za-z0-9+/_-]{16}/;
+
+/**
+ * How deep readings are nested: "base64 twice", "rot13, then base64" and "base64, then rot13"
+ * need two; each level decodes at most a few bounded blocks (screenDecode.ts).
+ */
+const MAX_READING_DEPTH = 2;
+
+interface HiddenHit {
+  hit: PhraseHit;
+  /** The readings that led to it, outermost first: ["rot13", "base64"]. */
+  path: string[];
+}
+
+/**
+ * The first rule that a hidden reading of `text` breaks: what its base64 and hex blocks decode
+ * to, and the text read as rot13 or backwards. A decoded block is itself read again (a payload
+ * encoded twice); a rot13 or reversed reading is only searched for encoded blocks, which keeps
+ * ordinary text at two cheap readings.
+ */
+function hiddenHit(text: string, depth: number, path: string[]): HiddenHit | null {
+  for (const block of decodedBlocks(text)) {
+    const inner = phraseHit(block.text);
+    if (inner) return { hit: inner, path: [...path, block.encoding] };
+    if (depth < MAX_READING_DEPTH) {
+      const deeper = hiddenHit(block.text, depth + 1, [...path, block.encoding]);
+      if (deeper) return deeper;
+    }
+  }
+  const lower = text.toLowerCase();
+  const blockShaped = depth < MAX_READING_DEPTH && BLOCK_SHAPE.test(text);
+  for (const { name, read, hint } of HIDDEN_READINGS) {
+    const hinted = hint.test(lower);
+    if (!hinted && !blockShaped) continue;
+    const reading = read(text);
+    if (hinted) {
+      const inner = phraseHit(reading);
+      if (inner) return { hit: inner, path: [...path, name] };
+    }
+    if (blockShaped) {
+      for (const block of decodedBlocks(reading)) {
+        const inner = phraseHit(block.text);
+        if (inner) return { hit: inner, path: [...path, name, block.encoding] };
+      }
+    }
+  }
+  return null;
 }
 
 /**
@@ -212,9 +266,16 @@ export function screen(text: string, maxText: number): ScreenResult {
     );
   }
 
-  const plain = folded(trimmed);
-  for (const { rule, patterns, why } of PHRASE_RULES) {
-    if (patterns.some((pattern) => pattern.test(plain))) return refused(rule, why);
+  const hit = phraseHit(trimmed);
+  if (hit) {
+    const how = hit.disguised ? ' (read after folding look-alike letters, accents, digits and spaced-out letters)' : '';
+    return refused(hit.family.rule, `${hit.family.why}${how}`);
+  }
+
+  const hidden = hiddenHit(trimmed, 1, []);
+  if (hidden) {
+    const { family } = hidden.hit;
+    return refused('encoded_payload', `read as ${hidden.path.join(', then ')}, ${family.why} (${family.rule})`);
   }
 
   return { ok: true, text: trimmed };

@@ -1,6 +1,6 @@
 /** What the Desk did and refused: the proposal log, refused event lines, sweeps, daily counts. */
 import { createStore } from 'zustand/vanilla';
-import type { DayStats, DeskApi } from '../../shared/api.js';
+import type { DayStats, DeskApi, RefusalGroup } from '../../shared/api.js';
 import type { ProposalLogEntry, ProposalOutcome, RefusedLine, SweepReport } from '../../shared/domain.js';
 import { messageOf } from './errors.js';
 
@@ -10,6 +10,7 @@ export interface ActivityState {
   proposalsTotal: number;
   refused: RefusedLine[];
   refusedTotal: number;
+  refusalsByRule: RefusalGroup[];
   sweeps: SweepReport[];
   daily: DayStats[];
   error: string | null;
@@ -25,6 +26,7 @@ export function createActivityStore(api: DeskApi) {
     proposalsTotal: 0,
     refused: [],
     refusedTotal: 0,
+    refusalsByRule: [],
     sweeps: [],
     daily: [],
     error: null,
@@ -36,11 +38,12 @@ export function createActivityStore(api: DeskApi) {
     async load() {
       const outcome = get().outcome || undefined;
       try {
-        const [proposals, refused, sweeps, daily] = await Promise.all([
+        const [proposals, refused, sweeps, daily, refusalsByRule] = await Promise.all([
           api.call('activity.proposals', outcome ? { outcome, limit: 100 } : { limit: 100 }),
           api.call('activity.refused', { limit: 100 }),
           api.call('activity.sweeps', { limit: 50 }),
           api.call('stats.daily', { days: 30 }),
+          api.call('activity.refusalsByRule', {}),
         ]);
         if ((get().outcome || undefined) !== outcome) return;
         set({
@@ -50,6 +53,7 @@ export function createActivityStore(api: DeskApi) {
           refusedTotal: refused.total,
           sweeps: sweeps.rows,
           daily,
+          refusalsByRule,
           error: null,
           loaded: true,
         });

@@ -42,6 +42,24 @@ export function Activity() {
         <h2 id="daily-title">Per day</h2>
         <DailyChart days={s.daily} />
       </section>
+      <section aria-labelledby="refusals-title">
+        <h2 id="refusals-title">Refused proposals by rule</h2>
+        {s.refusalsByRule.length === 0 ? (
+          <p className="muted">No proposal has been refused.</p>
+        ) : (
+          <DataTable columns={['Rule', 'Refused', 'Last']}>
+            {s.refusalsByRule.map((g) => (
+              <tr key={g.rule} data-rule={g.rule}>
+                <td className="mono">{g.rule}</td>
+                <td>{count(g.count)}</td>
+                <td>
+                  <Time at={g.last_at} />
+                </td>
+              </tr>
+            ))}
+          </DataTable>
+        )}
+      </section>
       <section aria-labelledby="proposals-title">
         <h2 id="proposals-title">Proposal log ({count(s.proposalsTotal)})</h2>
         <FilterSelect

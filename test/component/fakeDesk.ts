@@ -16,6 +16,7 @@ import {
   type LearningFilter,
   type PushName,
   type PushPayload,
+  type RefusalGroup,
 } from '../../shared/api.js';
 import type { Chain, HelpRequest, Learning, LearningState, Run, SweepReport } from '../../shared/domain.js';
 import { testDeskInfo } from '../support/deskInfo.js';
@@ -88,6 +89,8 @@ export interface FakeOptions {
   requests?: HelpRequest[];
   /** Sweep reports, newest first; the first is the status bar's last sweep. Default: one. */
   sweeps?: SweepReport[];
+  /** Refused proposals by rule, as the ledger groups them. Default: none. */
+  refusals?: RefusalGroup[];
   osUser?: string;
   host?: 'electron' | 'browser';
 }
@@ -100,6 +103,7 @@ export class FakeDesk implements DeskApi {
   chains: Chain[] = [];
   runs: Run[] = [];
   sweeps: SweepReport[];
+  refusals: RefusalGroup[];
   calls: { channel: Channel; input: unknown }[] = [];
   /** Folders `factory.open` answers `needs_confirmation` for unless `create` is given. */
   notFactories = new Set<string>();
@@ -114,6 +118,7 @@ export class FakeDesk implements DeskApi {
     this.learnings = options.learnings ?? Array.from({ length: 50 }, (_, i) => makeLearning(i));
     this.requests = options.requests ?? [makeRequest()];
     this.sweeps = options.sweeps ?? [makeSweep()];
+    this.refusals = options.refusals ?? [];
     this.info = testDeskInfo({
       host: options.host ?? 'browser',
       os_user: options.osUser ?? 'osuser',
@@ -288,6 +293,8 @@ export class FakeDesk implements DeskApi {
         return { total: 0, rows: [] };
       case 'activity.refused':
         return { total: 0, rows: [] };
+      case 'activity.refusalsByRule':
+        return this.refusals;
       case 'activity.sweeps': {
         const a = args as CallArgs<'activity.sweeps'>;
         return { rows: this.sweeps.slice(a.offset, a.offset + a.limit) };

@@ -3,7 +3,8 @@
  * included), the refused lines of the events files, and per-day counts for the charts.
  */
 import type { ProposalLogEntry, ProposalOutcome, RefusedLine } from '../../../shared/domain.js';
-import type { DayStats } from '../../../shared/api.js';
+import type { DayStats, RefusalGroup } from '../../../shared/api.js';
+import { ruleOfReason } from '../../rules/screen.js';
 import type { Db } from './db.js';
 import { equalsWhere } from './where.js';
 
@@ -26,6 +27,32 @@ export function listProposals(db: Db, query: ProposalQuery = {}): { total: numbe
     .all({ ...where.params, limit: query.limit ?? 100, offset: query.offset ?? 0 }) as ProposalLogEntry[];
   return { total, rows };
 }
+
+/**
+ * Refused proposals grouped by the rule that refused them, most refusals first: the screen's rule
+ * named in the reason, or `rejected_learning` for a proposal refused because it matches a
+ * learning a person rejected. Grouped in SQL by the reason text first (one row per distinct
+ * reason, few), then by rule here, where the reason format is known.
+ */
+export function refusalsByRule(db: Db): RefusalGroup[] {
+  const rows = db
+    .prepare(`SELECT reason, count(*) AS n, max(at) AS last_at FROM proposals WHERE outcome = 'refused' GROUP BY reason`)
+    .all() as Array<{ reason: string | null; n: number; last_at: string }>;
+  const groups = new Map<string, RefusalGroup>();
+  for (const row of rows) {
+    const rule = ruleOfReason(row.reason ?? '') ?? REJECTED_LEARNING;
+    const group = groups.get(rule);
+    if (!group) groups.set(rule, { rule, count: row.n, last_at: row.last_at });
+    else {
+      group.count += row.n;
+      if (row.last_at > group.last_at) group.last_at = row.last_at;
+    }
+  }
+  return [...groups.values()].sort((a, b) => b.count - a.count || a.rule.localeCompare(b.rule));
+}
+
+/** The group of proposals refused for matching a rejected learning (SPEC 2), not by the screen. */
+export const REJECTED_LEARNING = 'rejected_learning';
 
 /** Refused lines of the events files, newest first. */
 export function listRefused(

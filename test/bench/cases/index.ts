@@ -8,5 +8,6 @@ import { onTopCase } from './onTop.js';
 import { queryCase } from './query.js';
 import { rejectSweepCase } from './rejectSweep.js';
 import { sizeCase } from './size.js';
+import { screenCase } from './screen.js';
 
-export const CASES: readonly BenchCase[] = [ingestCase, matchCase, onTopCase, catchUpCase, queryCase, rejectSweepCase, memoryCase, sizeCase];
+export const CASES: readonly BenchCase[] = [ingestCase, matchCase, onTopCase, catchUpCase, queryCase, rejectSweepCase, memoryCase, sizeCase, screenCase];
