@@ -214,3 +214,17 @@ describe('sameness: the rule on counts', () => {
     }
   });
 });
+
+describe('sameness: words of plain ASCII text', () => {
+  it('plain ASCII text gets the same words and negation by the fast path as by the Unicode path', async () => {
+    const { seededRandom } = await import('../../electron/rules/seededRandom.js');
+    const next = seededRandom(17);
+    const pieces = ['Cache', 'the', "don't", 'E0382', 'v2.1', 'node_modules', 'x', 'NOT', 'rg', '30', 'days;', '(retry)', 'ts-2345', 'a/b', 'Nothing', '--flag'];
+    for (let i = 0; i < 2000; i++) {
+      const text = Array.from({ length: 1 + Math.floor(next() * 12) }, () => pieces[Math.floor(next() * pieces.length)]!).join(next() < 0.5 ? ' ' : ',');
+      // One non-ASCII word of two letters sends the text down the Unicode path and adds no
+      // significant word (too short, no digit) and no negation.
+      expect(fingerprint(text)).toEqual(fingerprint(`${text} éé`));
+    }
+  });
+});
