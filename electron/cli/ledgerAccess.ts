@@ -25,6 +25,7 @@
  * read-only: an agent is never held up by a ledger it cannot read, since ingest checks everything
  * again.
  */
+import { refusedFiles } from '../node/store/eventFiles.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -178,6 +179,7 @@ export async function withLedger<T>(
     const settingsError = source.error();
     if (settingsError !== null && options.strictSettings !== undefined) throw new Refusal(`${options.strictSettings}: ${settingsError}`);
     reportSettings(source, io);
+    for (const refused of refusedFiles(db)) io.stderr(`warning: ${refused.file} is refused: ${refused.reason}\n`);
     // Journal lines a crash left unwritten go first, this command's own after it (SPEC 6).
     if (!options.listing) flushJournal(db, root);
     const result = await work({ root, db, settings: source.current(), settingsError });

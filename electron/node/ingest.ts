@@ -27,6 +27,8 @@ import { applyRunFinished, applyRunStarted, recordedRun, whyRunFinishRefused, wh
 import { applyHelpRequested, recordChainRun } from './store/help.js';
 import { exportPending } from './exporter.js';
 import { forgetMatchIndex, syncMatchIndex } from './store/matching.js';
+import { SEAL_BYTES, refuseFile, refusedFiles, sealOf, storedPosition, type StoredPosition } from './store/eventFiles.js';
+import { alreadyApplied } from './store/reread.js';
 import { abandonLearningBatch, beginLearningBatch, endLearningBatch } from './store/learningWrites.js';
 import { factoryPaths } from './factory.js';
 
@@ -55,6 +57,8 @@ export interface IngestResult extends IngestProgress {
   fatal_help: string[];
   /** `run.finished` events applied in this catch-up (a sweep follows finished runs, SPEC 8). */
   runs_finished: number;
+  /** Files refused as a whole (rewritten or cut since they were read), until they are read again. */
+  refused_files: { file: string; reason: string }[];
 }
 
 export interface IngestOptions {
@@ -104,13 +108,6 @@ export function listEventFiles(factory: string): { name: string; size: number }[
     }
   }
   return files;
-}
-
-function storedPosition(db: Db, name: string): { offset: number; lines: number } {
-  const row = stmt(db, 'SELECT offset, lines FROM event_files WHERE name = ?').get(name) as
-    | { offset: number; lines: number }
-    | undefined;
-  return row ?? { offset: 0, lines: 0 };
 }
 
 /** A short, printable beginning of a refused line, whatever bytes it held. */
@@ -209,8 +206,8 @@ function applyBatch(
   db: Db,
   file: string,
   lines: Line[],
-  from: { offset: number; lines: number },
-  to: number,
+  from: StoredPosition,
+  to: { offset: number; seal: string; size: number },
   settings: Settings,
   now: Date,
   careful = false,
@@ -243,6 +240,7 @@ function applyBatch(
         if (read === null) return;
         let reason: string | null = null;
         if ('reason' in read) reason = read.reason;
+        else if (from.rereading && alreadyApplied(db, read.event)) return; // applied before the file was read again
         else {
           const fatal: string[] = [];
           try {
@@ -266,9 +264,10 @@ function applyBatch(
       endLearningBatch(db);
       stmt(
         db,
-        `INSERT INTO event_files (name, offset, lines) VALUES (?, ?, ?)
-         ON CONFLICT (name) DO UPDATE SET offset = excluded.offset, lines = excluded.lines`,
-      ).run(file, to, from.lines + lines.length);
+        `INSERT INTO event_files (name, offset, lines, seal, rereading) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (name) DO UPDATE SET offset = excluded.offset, lines = excluded.lines, seal = excluded.seal,
+           rereading = excluded.rereading`,
+      ).run(file, to.offset, from.lines + lines.length, to.seal, from.rereading && to.offset < to.size ? 1 : 0);
       return out;
     }).immediate();
   } catch (error) {
@@ -277,6 +276,32 @@ function applyBatch(
     if (error instanceof NeedsCareful) return applyBatch(db, file, lines, from, to, settings, now, true);
     throw error;
   }
+}
+
+/** The seal of the first `offset` bytes of the open file (see eventFiles.ts). */
+function sealAt(fd: number, offset: number): string {
+  const head = readAt(fd, 0, Math.min(SEAL_BYTES, offset));
+  const tailFrom = Math.max(0, offset - SEAL_BYTES);
+  return sealOf(head, readAt(fd, tailFrom, offset - tailFrom));
+}
+
+/**
+ * Why a file must not be read on from its stored position, or null: it is refused already, it
+ * is shorter than what was read of it, or the bytes before the position are not those that were
+ * read (docs/factory-format.md#reading-events).
+ */
+function whyFileRefused(db: Db, fd: number, name: string, size: number): string | null {
+  const stored = storedPosition(db, name);
+  if (stored.refused !== null) return stored.refused;
+  if (stored.offset === 0) return null;
+  const again = `read it again from the start with \`layover-desk ingest --reread ${name}\` (or Read again in the window's Activity)`;
+  if (size < stored.offset) {
+    return `the file is ${size} bytes, shorter than the ${stored.offset} already read: it was cut or replaced; ${again}`;
+  }
+  if (stored.seal !== null && sealAt(fd, stored.offset) !== stored.seal) {
+    return `the bytes before the ${stored.offset} already read have changed: the file was rewritten; ${again}`;
+  }
+  return null;
 }
 
 /** An events file opened for reading; null when it is gone since it was listed (a sweep). */
@@ -420,6 +445,11 @@ export function* ingestSteps(db: Db, factory: string, options: IngestOptions): G
     if (fd === null) continue;
     try {
       const size = Math.max(f.size, fs.fstatSync(fd).size);
+      const refusal = whyFileRefused(db, fd, f.name, size);
+      if (refusal !== null) {
+        if (storedPosition(db, f.name).refused === null) db.transaction(() => refuseFile(db, f.name, refusal)).immediate();
+        continue;
+      }
       for (;;) {
         if (options.signal?.aborted) break;
         const from = storedPosition(db, f.name);
@@ -444,7 +474,8 @@ export function* ingestSteps(db: Db, factory: string, options: IngestOptions): G
         }
         let outcome: BatchOutcome;
         try {
-          outcome = applyBatch(db, f.name, lines, from, from.offset + pos, settingsNow(), clock());
+          const to = from.offset + pos;
+          outcome = applyBatch(db, f.name, lines, from, { offset: to, seal: sealAt(fd, to), size }, settingsNow(), clock());
         } catch (error) {
           if (error instanceof StaleOffset) continue; // another process read these lines: start again from its offset
           throw error;
@@ -466,7 +497,7 @@ export function* ingestSteps(db: Db, factory: string, options: IngestOptions): G
   }
 
   const exported = options.export === false ? [] : exportPending(db, factory, settingsNow().learnings.max_per_run);
-  return { ...progress, exported, fatal_help: fatal, runs_finished: runsFinished };
+  return { ...progress, exported, fatal_help: fatal, runs_finished: runsFinished, refused_files: refusedFiles(db) };
 }
 
 /** Catches up in one go (the CLI). */

@@ -154,7 +154,8 @@ export class EventsWatcher {
       if (this.stopped) return;
       this.setStatus({
         state: 'watching',
-        error: null,
+        // A file refused as a whole stays in the status bar until it is read again.
+        error: result.refused_files.length > 0 ? result.refused_files.map((f) => `${f.file} is refused: ${f.reason}`).join('; ') : null,
         done_bytes: result.done_bytes,
         total_bytes: result.total_bytes,
         last_event_at: result.last_event_at ?? this.state.last_event_at,

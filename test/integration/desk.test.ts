@@ -47,7 +47,7 @@ describe('the Desk', () => {
     expect(page.rows[0].text).toBe('run the linter before pushing any branch');
     expect(page.rows[0].state).toBe('provisional');
     // The ingest thread tells the window, and writes the agent's file, right after it commits.
-    await eventually(() => pushes.some((p) => p.name === 'ledger.changed') || undefined);
+    await eventually(() => pushes.some((p) => p.name === 'ledger.changed' && (p.payload as { reason: string }).reason === 'ingest') || undefined);
     expect(fs.existsSync(path.join(factory, 'learnings', 'builder.json'))).toBe(true);
   });
 

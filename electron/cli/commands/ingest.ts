@@ -1,4 +1,6 @@
-import { FACTORY_OPTION, JSON_OPTION, factoryTarget, flagOption, intOption, printJson, type Command } from '../command.js';
+import path from 'node:path';
+import { FACTORY_OPTION, JSON_OPTION, Refusal, factoryTarget, flagOption, intOption, printJson, stringOption, type Command } from '../command.js';
+import { refusedFiles, rereadFile } from '../../node/store/eventFiles.js';
 import { plural } from '../format.js';
 import { withLedger } from '../ledgerAccess.js';
 import { DEFAULT_MAX_LINES, ingest } from '../../node/ingest.js';
@@ -6,7 +8,7 @@ import { DEFAULT_MAX_LINES, ingest } from '../../node/ingest.js';
 export const ingestCommand: Command = {
   name: ['ingest'],
   summary: 'Read the new lines of the factory events files into the ledger, once.',
-  usage: 'ingest [--json] [--batch N] [--factory DIR]',
+  usage: 'ingest [--json] [--batch N] [--reread FILE] [--factory DIR]',
   help: [
     'Reads events/*.jsonl in name order, each from where the ledger last stopped, and applies',
     'every complete line exactly once: runs started and finished, learnings proposed, help',
@@ -17,17 +19,34 @@ export const ingestCommand: Command = {
     'Safe to run while the app runs, and safe to kill at any moment: the read position is',
     'committed together with the effects of the lines read.',
     '',
+    'A file the ledger has read is only ever appended to. One that was cut or rewritten since is',
+    'refused as a whole, with a warning on every command, until it is read again from the start',
+    'with --reread: lines the ledger already holds (runs and help requests by id, proposals by',
+    'agent, time and text) are then recognised and not applied twice.',
+    '',
     'Options:',
     '  --json         print { applied, refused: [{file, line, reason}], exported, fatal_help,',
     '                 runs_finished, settings_error, ... }',
     `  --batch N      most lines per transaction (default ${DEFAULT_MAX_LINES})`,
+    '  --reread FILE  read events/FILE again from its first line (e.g. 2026-11-30.jsonl)',
     '  --factory DIR  the factory (default: $LAYOVER_FACTORY, else the current folder)',
   ].join('\n'),
-  options: { ...FACTORY_OPTION, ...JSON_OPTION, batch: { type: 'string' } },
+  options: { ...FACTORY_OPTION, ...JSON_OPTION, batch: { type: 'string' }, reread: { type: 'string' } },
   async run(args, io) {
     const maxLines = intOption(args, 'batch', DEFAULT_MAX_LINES);
     await withLedger(factoryTarget(args, io), io, async ({ root, db, settings, settingsError }) => {
+      const reread = stringOption(args, 'reread');
+      if (reread !== undefined) {
+        const name = path.basename(reread);
+        if (!db.transaction(() => rereadFile(db, name)).immediate()) {
+          throw new Refusal(`--reread ${JSON.stringify(reread)}: the ledger has not read an events file of that name (see events/)`);
+        }
+      }
+      const warned = new Set(refusedFiles(db).map((f) => f.file));
       const result = await ingest(db, root, { settings, maxLines, signal: io.signal });
+      for (const refused of result.refused_files) {
+        if (!warned.has(refused.file)) io.stderr(`warning: ${refused.file} is refused: ${refused.reason}\n`);
+      }
       if (flagOption(args, 'json')) {
         printJson(io, { ...result, settings_error: settingsError });
         return;

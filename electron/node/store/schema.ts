@@ -287,6 +287,13 @@ export const MIGRATIONS: readonly string[] = [
     written INTEGER NOT NULL DEFAULT 0
   );
   `,
+  // 4: a day file is only ever appended to (SPEC 6; eventFiles.ts): the seal on what was read of
+  // it, why it is refused when it no longer carries it, and whether it is being read again.
+  `
+  ALTER TABLE event_files ADD COLUMN seal TEXT;
+  ALTER TABLE event_files ADD COLUMN refused TEXT;
+  ALTER TABLE event_files ADD COLUMN rereading INTEGER NOT NULL DEFAULT 0;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
