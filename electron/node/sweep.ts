@@ -68,7 +68,7 @@ export function sweep(db: Db, factory: string, settings: Settings, now: Date = n
   const horizon = retentionHorizon(now, settings);
 
   const deleteHelp = db.prepare('DELETE FROM help_requests WHERE day < ?');
-  const deleteRunLearnings = db.prepare('DELETE FROM run_learnings WHERE run IN (SELECT run FROM runs WHERE day < ?)');
+  const deleteRunLearnings = db.prepare('DELETE FROM run_given WHERE run_seq IN (SELECT seq FROM runs WHERE day < ?)');
   const deleteRuns = db.prepare('DELETE FROM runs WHERE day < ?');
   const deleteProposals = db.prepare('DELETE FROM proposals WHERE day < ?');
   const deleteRefused = db.prepare('DELETE FROM refused_lines WHERE day < ?');

@@ -37,7 +37,8 @@ function addRun(run: string, at: string, learnings: string[] = []): void {
     `INSERT INTO runs (run, seq, agent, chain, workflow, flags, routes, learnings, started_at, day)
      VALUES (?, (SELECT count(*) FROM runs), 'ag', 'c', 'wf', '{}', '[]', ?, ?, ?)`,
   ).run(run, JSON.stringify(learnings), at, dayOf(at));
-  for (const id of learnings) db.prepare('INSERT INTO run_learnings (learning_id, run) VALUES (?, ?)').run(id, run);
+  const seq = (db.prepare('SELECT seq FROM runs WHERE run = ?').get(run) as { seq: number }).seq;
+  for (const id of learnings) db.prepare('INSERT INTO run_given (learning_rowid, run_seq) SELECT rowid, ? FROM learnings WHERE id = ?').run(seq, id);
 }
 
 function addProposal(at: string, learningId: string | null = null): void {
@@ -97,6 +98,8 @@ describe('sweeping events-like records by whole UTC day', () => {
   it('help requests, runs, logged proposals and refused lines 89 days old are kept and 91 days old deleted', () => {
     addHelp('h89', ago(89));
     addHelp('h91', ago(91));
+    addLearning('lrn_a', 'confirmed', { last_at: ago(95) });
+    addLearning('lrn_b', 'confirmed', { last_at: ago(95) });
     addRun('r89', ago(89), ['lrn_a']);
     addRun('r91', ago(91), ['lrn_a', 'lrn_b']);
     addProposal(ago(89));
@@ -109,7 +112,7 @@ describe('sweeping events-like records by whole UTC day', () => {
 
     expect(ids('help_requests')).toEqual(['h89']);
     expect(ids('runs', 'run')).toEqual(['r89']);
-    expect(ids('run_learnings', 'run')).toEqual(['r89']);
+    expect(db.prepare('SELECT r.run AS run FROM run_given g JOIN runs r ON r.seq = g.run_seq').all()).toEqual([{ run: 'r89' }]);
     expect(ids('proposals', 'day')).toEqual([dayOf(ago(89))]);
     expect(ids('refused_lines', 'day')).toEqual([dayOf(ago(89))]);
     expect(report).toEqual({
@@ -132,6 +135,15 @@ describe('sweeping events-like records by whole UTC day', () => {
 });
 
 describe('sweeping learnings', () => {
+  it('a lapsed learning swept away takes its links to the runs it was given along, so a rowid used again inherits no runs', () => {
+    addLearning('lrn_gone', 'lapsed', { last_at: ago(40), lapsed_at: ago(20) });
+    addRun('r10', ago(10), ['lrn_gone']);
+    expect(db.prepare('SELECT count(*) AS n FROM run_given').get()).toEqual({ n: 1 });
+    sweep(db, factory, settings(14), NOW);
+    expect(ids('learnings')).toEqual([]);
+    expect(db.prepare('SELECT count(*) AS n FROM run_given').get()).toEqual({ n: 0 });
+  });
+
   it('a lapsed learning 13 days after it lapsed stays and one 15 days after goes, with its matches, search entry and history', () => {
     addLearning('lrn_13', 'lapsed', { last_at: ago(40), lapsed_at: ago(13) }, ['kept', 'thirteen', 'days']);
     addLearning('lrn_15', 'lapsed', { last_at: ago(40), lapsed_at: ago(15) }, ['gone', 'fifteen', 'days']);

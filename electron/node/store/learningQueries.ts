@@ -75,8 +75,8 @@ export function learningDetail(db: Db, id: string): LearningDetail | undefined {
   const given = db
     .prepare(
       `SELECT count(*) AS runs, sum(r.outcome = 'succeeded') AS succeeded
-       FROM run_learnings g JOIN runs r ON r.run = g.run
-       WHERE g.learning_id = ? AND r.finished_at IS NOT NULL`,
+       FROM run_given g JOIN runs r ON r.seq = g.run_seq
+       WHERE g.learning_rowid = (SELECT rowid FROM learnings WHERE id = ?) AND r.finished_at IS NOT NULL`,
     )
     .get(id) as { runs: number; succeeded: number | null };
   const overall = db
@@ -88,8 +88,8 @@ export function learningDetail(db: Db, id: string): LearningDetail | undefined {
   const runs = db
     .prepare(
       `SELECT ${RUN_COLUMNS.split(', ').map((c) => `r.${c}`).join(', ')}
-       FROM run_learnings g JOIN runs r ON r.run = g.run
-       WHERE g.learning_id = ? ORDER BY r.seq DESC LIMIT ?`,
+       FROM run_given g JOIN runs r ON r.seq = g.run_seq
+       WHERE g.learning_rowid = (SELECT rowid FROM learnings WHERE id = ?) ORDER BY g.run_seq DESC LIMIT ?`,
     )
     .all(id, DETAIL_RUNS)
     .map(toRun);

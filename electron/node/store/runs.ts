@@ -75,11 +75,11 @@ export function applyRunStarted(db: Db, e: RunStartedInput): void {
   if (refused !== null) throw new EventRefused(refused);
   const at = normTime(e.at);
   const given = [...new Set(e.learnings)];
-  stmt(
+  const { seq } = stmt(
     db,
     `INSERT INTO runs (run, seq, agent, chain, workflow, flags, routes, learnings, answers, started_at, day)
-     VALUES (?, (SELECT coalesce(max(seq), 0) + 1 FROM runs), ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
+     VALUES (?, (SELECT coalesce(max(seq), 0) + 1 FROM runs), ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+  ).get(
     e.run,
     e.agent,
     e.chain,
@@ -90,9 +90,15 @@ export function applyRunStarted(db: Db, e: RunStartedInput): void {
     e.answers ?? null,
     at,
     dayOf(at),
-  );
-  const link = stmt(db, 'INSERT OR IGNORE INTO run_learnings (learning_id, run) VALUES (?, ?)');
-  for (const id of given) link.run(id, e.run);
+  ) as { seq: number };
+  // One statement links every given learning the ledger knows (schema migration 5).
+  if (given.length > 0) {
+    stmt(
+      db,
+      `INSERT OR IGNORE INTO run_given (learning_rowid, run_seq)
+       SELECT l.rowid, ? FROM json_each(?) j JOIN learnings l ON l.id = j.value`,
+    ).run(seq, JSON.stringify(given));
+  }
 }
 
 export interface RunFinishedResult {

@@ -294,6 +294,27 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE event_files ADD COLUMN refused TEXT;
   ALTER TABLE event_files ADD COLUMN rereading INTEGER NOT NULL DEFAULT 0;
   `,
+  // 5: which learnings each run was given, by integer keys (a learning's rowid, a run's seq)
+  // instead of two texts: it was the largest table of the ledger (with its index, four tenths of
+  // it) and a good share of ingest. Ids the ledger does not know link nothing (no learning can be
+  // asked about); the run's own list (runs.learnings) keeps every id it was given. A deleted
+  // learning takes its links along, so a rowid used again never inherits another's runs.
+  `
+  CREATE TABLE run_given (
+    learning_rowid INTEGER NOT NULL,
+    run_seq INTEGER NOT NULL,
+    PRIMARY KEY (learning_rowid, run_seq)
+  ) WITHOUT ROWID;
+  CREATE INDEX run_given_run ON run_given (run_seq);
+  INSERT OR IGNORE INTO run_given (learning_rowid, run_seq)
+    SELECT l.rowid, r.seq FROM run_learnings g JOIN learnings l ON l.id = g.learning_id JOIN runs r ON r.run = g.run;
+  DROP TABLE run_learnings;
+  DROP TRIGGER learnings_log_deleted;
+  CREATE TRIGGER learnings_log_deleted AFTER DELETE ON learnings BEGIN
+    INSERT INTO learning_deletions (learning_rowid, agent) VALUES (old.rowid, old.agent);
+    DELETE FROM run_given WHERE learning_rowid = old.rowid;
+  END;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
