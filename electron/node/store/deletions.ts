@@ -24,6 +24,7 @@ export function lastDeletion(db: Db): number {
  * far (then the caller reads the ledger afresh).
  */
 export function deletedSince(db: Db, after: number): { rowid: number; agent: string }[] | null {
+  if (lastDeletion(db) === after) return []; // the common case: nothing deleted since, one lookup
   const oldest = (stmt(db, 'SELECT min(seq) AS seq FROM learning_deletions').get() as { seq: number | null }).seq;
   if (oldest !== null && oldest > after + 1) return null;
   return stmt(db, 'SELECT learning_rowid AS rowid, agent FROM learning_deletions WHERE seq > ? ORDER BY seq').all(after) as {
