@@ -130,6 +130,13 @@ export const RefusalGroup = z.object({
 });
 export type RefusalGroup = z.infer<typeof RefusalGroup>;
 
+/** An events file refused as a whole: cut or rewritten since the Desk read it (docs/factory-format.md#reading-events). */
+export const RefusedFile = z.object({
+  file: z.string(),
+  reason: z.string(),
+});
+export type RefusedFile = z.infer<typeof RefusedFile>;
+
 export const LearningRef = z.object({
   id: z.string(),
   text: z.string(),
@@ -248,6 +255,9 @@ export const CALLS = {
   ),
   'activity.sweeps': call(z.object({ ...Page }), z.object({ rows: z.array(SweepReport) })),
   'activity.refusalsByRule': call(z.object({}), z.array(RefusalGroup)),
+  'activity.refusedFiles': call(z.object({}), z.array(RefusedFile)),
+  /** Reads an events file again from its first line; what the ledger holds of it is not applied twice. */
+  'events.reread': call(z.object({ file: z.string().regex(/^[^/\\]{1,100}\.jsonl$/) }), z.object({ file: z.string() })),
   'stats.daily': call(z.object({ days: z.number().int().min(1).max(366).default(30) }), z.array(DayStats)),
   'ledger.restore': call(z.object({ backup: z.string().min(1).max(300) }), DeskInfo),
 } as const;

@@ -53,6 +53,7 @@ import { decideLearnings, undoDecisions } from './store/learnings.js';
 import { listRuns, runDetail } from './store/runs.js';
 import { lastSweep, listSweeps } from './sweep.js';
 import type { WatcherChange } from './watcher.js';
+import { refusedFiles, rereadFile } from './store/eventFiles.js';
 import { IngestThread } from './ingestThread.js';
 import type { DeskOpenOptions, DeskPort, PushListener } from './host/deskPort.js';
 import { appVersion } from './paths.js';
@@ -70,7 +71,14 @@ export interface DeskOptions extends DeskOpenOptions {
 }
 
 /** The channels that write a person's decision to the ledger. */
-const WRITE_CHANNELS: ReadonlySet<string> = new Set(['learnings.reject', 'learnings.keep', 'learnings.undo', 'help.reply', 'help.resolve']);
+const WRITE_CHANNELS: ReadonlySet<string> = new Set([
+  'learnings.reject',
+  'learnings.keep',
+  'learnings.undo',
+  'help.reply',
+  'help.resolve',
+  'events.reread',
+]);
 
 const STOPPED: WatcherStatus = { state: 'stopped', done_bytes: 0, total_bytes: 0, last_event_at: null, error: null, polling: false };
 
@@ -437,6 +445,16 @@ export class Desk implements DeskPort {
       'activity.refused': (input) => listRefused(this.db(), input),
       'activity.sweeps': (input) => listSweeps(this.db(), input),
       'activity.refusalsByRule': () => refusalsByRule(this.db()),
+      'activity.refusedFiles': () => refusedFiles(this.db()),
+      'events.reread': (input) => {
+        const db = this.db();
+        if (!db.transaction(() => rereadFile(db, input.file)).immediate()) {
+          throw new ApiError('not_found', `the ledger has not read an events file ${input.file}`);
+        }
+        this.session.thread?.readNow();
+        this.emit('ledger.changed', { reason: 'reread' });
+        return { file: input.file };
+      },
       'stats.daily': (input) => dailyStats(this.db(), input.days),
       'ledger.restore': async (input) => {
         const factory = this.session.factory;

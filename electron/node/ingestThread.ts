@@ -23,6 +23,7 @@ import type { WatcherChange } from './watcher.js';
 export type ToWorker =
   | { type: 'settings'; settings: Settings }
   | { type: 'idle'; id: number }
+  | { type: 'read' }
   | { type: 'stop' };
 
 /** What the worker tells the host. */
@@ -112,6 +113,11 @@ export class IngestThread {
   /** Settings changed: the worker uses them from its next batch on. */
   settingsChanged(): void {
     this.post({ type: 'settings', settings: this.options.settings() });
+  }
+
+  /** Asks the worker to read the events files now (a file was set to be read again). */
+  readNow(): void {
+    this.post({ type: 'read' });
   }
 
   /** Resolves when the worker has nothing to read (for tests and shutdown). */

@@ -42,6 +42,9 @@ port.on('message', (message: ToWorker) => {
     case 'settings':
       settings = message.settings;
       break;
+    case 'read':
+      watcher.request();
+      break;
     case 'idle':
       void watcher.idle().then(() => tell({ type: 'idle', id: message.id }));
       break;

@@ -1,6 +1,6 @@
 /** What the Desk did and refused: the proposal log, refused event lines, sweeps, daily counts. */
 import { createStore } from 'zustand/vanilla';
-import type { DayStats, DeskApi, RefusalGroup } from '../../shared/api.js';
+import type { DayStats, DeskApi, RefusalGroup, RefusedFile } from '../../shared/api.js';
 import type { ProposalLogEntry, ProposalOutcome, RefusedLine, SweepReport } from '../../shared/domain.js';
 import { messageOf } from './errors.js';
 
@@ -11,12 +11,16 @@ export interface ActivityState {
   refused: RefusedLine[];
   refusedTotal: number;
   refusalsByRule: RefusalGroup[];
+  /** Events files refused as a whole until they are read again. */
+  refusedFiles: RefusedFile[];
   sweeps: SweepReport[];
   daily: DayStats[];
   error: string | null;
   loaded: boolean;
   setOutcome(outcome: ProposalOutcome | ''): void;
   load(): Promise<void>;
+  /** Has an events file read again from its first line. */
+  reread(file: string): Promise<void>;
 }
 
 export function createActivityStore(api: DeskApi) {
@@ -27,6 +31,7 @@ export function createActivityStore(api: DeskApi) {
     refused: [],
     refusedTotal: 0,
     refusalsByRule: [],
+    refusedFiles: [],
     sweeps: [],
     daily: [],
     error: null,
@@ -38,12 +43,13 @@ export function createActivityStore(api: DeskApi) {
     async load() {
       const outcome = get().outcome || undefined;
       try {
-        const [proposals, refused, sweeps, daily, refusalsByRule] = await Promise.all([
+        const [proposals, refused, sweeps, daily, refusalsByRule, refusedFiles] = await Promise.all([
           api.call('activity.proposals', outcome ? { outcome, limit: 100 } : { limit: 100 }),
           api.call('activity.refused', { limit: 100 }),
           api.call('activity.sweeps', { limit: 50 }),
           api.call('stats.daily', { days: 30 }),
           api.call('activity.refusalsByRule', {}),
+          api.call('activity.refusedFiles', {}),
         ]);
         if ((get().outcome || undefined) !== outcome) return;
         set({
@@ -54,11 +60,20 @@ export function createActivityStore(api: DeskApi) {
           sweeps: sweeps.rows,
           daily,
           refusalsByRule,
+          refusedFiles,
           error: null,
           loaded: true,
         });
       } catch (error) {
         set({ error: messageOf(error), loaded: true });
+      }
+    },
+    async reread(file) {
+      try {
+        await api.call('events.reread', { file: file.replace(/^events\//, '') });
+        await get().load();
+      } catch (error) {
+        set({ error: messageOf(error) });
       }
     },
   }));

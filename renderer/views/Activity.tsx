@@ -38,6 +38,28 @@ export function Activity() {
           ))}
         </section>
       )}
+      {s.refusedFiles.length > 0 && (
+        <section aria-labelledby="refused-files-title">
+          <h2 id="refused-files-title">Events files refused</h2>
+          <p className="muted">
+            A file the Desk has read is only ever appended to. These were cut or rewritten since, so nothing more is read from
+            them until they are read again from the start; what the ledger already holds of them is then not applied twice.
+          </p>
+          <DataTable columns={['File', 'Why', '']}>
+            {s.refusedFiles.map((f) => (
+              <tr key={f.file} data-refused-file={f.file}>
+                <td className="mono">{f.file}</td>
+                <td className="error-text">{f.reason}</td>
+                <td>
+                  <button type="button" onClick={() => void activity.getState().reread(f.file)}>
+                    Read again from the start
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </DataTable>
+        </section>
+      )}
       <section aria-labelledby="daily-title">
         <h2 id="daily-title">Per day</h2>
         <DailyChart days={s.daily} />

@@ -295,6 +295,10 @@ export class FakeDesk implements DeskApi {
         return { total: 0, rows: [] };
       case 'activity.refusalsByRule':
         return this.refusals;
+      case 'activity.refusedFiles':
+        return [];
+      case 'events.reread':
+        return { file: (args as CallArgs<'events.reread'>).file };
       case 'activity.sweeps': {
         const a = args as CallArgs<'activity.sweeps'>;
         return { rows: this.sweeps.slice(a.offset, a.offset + a.limit) };

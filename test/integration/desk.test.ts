@@ -51,6 +51,30 @@ describe('the Desk', () => {
     expect(fs.existsSync(path.join(factory, 'learnings', 'builder.json'))).toBe(true);
   });
 
+  it('an events file rewritten while the Desk runs is refused in the status and Activity, and reading it again from the window applies what is new once', async () => {
+    const { factory, value, desk } = await openDesk();
+    appendEvents(factory, runStarted({ at: T0, run: 'r1', agent: 'scout' }), runStarted({ at: T0, run: 'r2', agent: 'scout' }));
+    await eventually(async () => (await value('runs.list', {})).total === 2 || undefined);
+    await desk.idle();
+    // Rewritten by a tool: the same two runs, written differently, and one more.
+    const file = path.join(factory, 'events', fs.readdirSync(path.join(factory, 'events'))[0]!);
+    const again = [runStarted({ at: T0, run: 'r2', agent: 'scout' }), runStarted({ at: T0, run: 'r1', agent: 'scout' }), runStarted({ at: T0, run: 'r3', agent: 'scout' })];
+    fs.writeFileSync(file, `${again.map((e) => JSON.stringify(e)).join('\n')}\n`);
+    const refused = await eventually(async () => {
+      const files = (await value('activity.refusedFiles', {})) as unknown as { file: string; reason: string }[];
+      return files.length === 1 ? files : undefined;
+    }, 'the rewritten file is refused');
+    expect(refused[0]!.reason).toContain('the bytes before the');
+    expect((await value('desk.info', {})).watcher.error).toContain(`${refused[0]!.file} is refused`);
+    expect((await value('runs.list', {})).total).toBe(2);
+
+    await value('events.reread', { file: path.basename(file) });
+    await eventually(async () => (await value('runs.list', {})).total === 3 || undefined, 'the new run is applied');
+    await desk.idle();
+    expect(((await value('runs.list', {})).rows as { run: string }[]).map((r) => r.run).sort()).toEqual(['r1', 'r2', 'r3']);
+    expect(await value('activity.refusedFiles', {})).toEqual([]);
+  });
+
   it('the status bar knows the newest event of the ledger right after a restart', async () => {
     const { dir } = tempFactory('layover-desk-');
     appendEvents(dir, proposed({ at: T0, agent: 'builder', text: 'run the linter before pushing any branch', impact: 'high' }));
