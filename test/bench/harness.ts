@@ -235,6 +235,32 @@ export interface OneAgentLedger {
   lastAt: number;
 }
 
+/** Provisional learnings an agent keeps after its runs have counted: about three runs' worth of proposals for each run a learning lives. */
+const PROVISIONAL_KEPT = SETTINGS.learnings.provisional_runs * 3;
+
+/**
+ * Leaves the ledger as the agents' runs would have: a learning lives `provisional_runs` of its
+ * agent's runs, so an agent with 100,000 learnings has a few dozen provisional ones and the rest
+ * lapsed (each with its history line), not 100,000 provisional ones. The fill proposes without
+ * runs (runs would swamp what the cases measure), so without this every finished run ingested on
+ * top would have to count against every learning, a state no factory reaches.
+ */
+function ageAsRunsWould(db: Db): void {
+  const old = `agent = @agent AND state = 'provisional' AND rowid NOT IN
+    (SELECT rowid FROM learnings WHERE agent = @agent AND state = 'provisional' ORDER BY rowid DESC LIMIT @kept)`;
+  for (const agent of [ONE_AGENT, NEIGHBOUR]) {
+    const params = { agent, kept: PROVISIONAL_KEPT };
+    db.prepare(
+      `INSERT INTO learning_history (learning_id, at, day, kind, reason, state_before, state_after)
+       SELECT id, last_at, substr(last_at, 1, 10), 'lapsed', 'ran out of runs', 'provisional', 'lapsed' FROM learnings WHERE ${old}`,
+    ).run(params);
+    db.prepare(
+      `UPDATE learnings SET state = 'lapsed', runs_left = 0, lapsed_at = last_at,
+         changed = (SELECT max(changed) + 1 FROM learnings) WHERE ${old}`,
+    ).run(params);
+  }
+}
+
 /**
  * `learnings` new learnings of one agent (and a tenth as many of a neighbour), taken up through
  * `applyProposal` — the path ingest takes — in one transaction: proposals are drawn until that
@@ -263,7 +289,9 @@ function fillOneAgent(file: string, learnings: number): OneAgentLedger {
   };
   const made = db.transaction(() => {
     propose(NEIGHBOUR, Math.round(learnings * NEIGHBOUR_SHARE));
-    return propose(ONE_AGENT, learnings);
+    const count = propose(ONE_AGENT, learnings);
+    ageAsRunsWould(db);
+    return count;
   })();
   checkpointAndClose(db);
   return { file, texts: proposed, learnings: made, proposalLineBytes: lineBytes, lastAt: at };
