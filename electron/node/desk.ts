@@ -70,6 +70,9 @@ export interface DeskOptions extends DeskOpenOptions {
   sweepMinGapMs?: number;
 }
 
+/** Most fatal help requests one catch-up step tells the window of, one push (and notification) each. */
+const FATAL_PUSHES_MOST = 10;
+
 /** The channels that write a person's decision to the ledger. */
 const WRITE_CHANNELS: ReadonlySet<string> = new Set([
   'learnings.reject',
@@ -227,7 +230,9 @@ class FactorySession {
   private changed(change: WatcherChange): void {
     this.emit('ledger.changed', { reason: 'ingest' });
     if (!this.db) return;
-    for (const id of change.fatal_help) {
+    // A long catch-up can bring hundreds of fatal requests at once: the window is told of the
+    // newest few (a notification each); Needs you lists them all.
+    for (const id of change.fatal_help.slice(-FATAL_PUSHES_MOST)) {
       const request = getHelp(this.db, id);
       if (request && request.state === 'open') this.emit('help.fatal', request);
     }

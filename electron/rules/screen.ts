@@ -19,7 +19,7 @@
  */
 import { decodedBlocks, reversed, rot13 } from './screenDecode.js';
 import { screenForms } from './screenNormalise.js';
-import { buildIndex, type Candidates } from './screenIndex.js';
+import { buildIndex, type Candidates, type RuleIndex } from './screenIndex.js';
 import { negatedBefore, type Rule } from './screenPatterns.js';
 import { PHRASE_FAMILIES, SPELLED_OUT_RULES, type PhraseFamily, type PhraseRule } from './screenPhrases.js';
 
@@ -72,7 +72,9 @@ function codePoint(char: string): string {
 const NON_ASCII = /[^\x00-\x7F]/;
 
 const RULES = PHRASE_FAMILIES.flatMap((family) => [...family.latin, ...family.script]);
-const INDEX = buildIndex(RULES);
+/** Built at the first screening rather than at load: a process that never screens (the window's host) never pays for it. */
+let index: RuleIndex | null = null;
+const ruleIndex = (): RuleIndex => (index ??= buildIndex(RULES));
 
 interface PhraseHit {
   family: PhraseFamily;
@@ -144,8 +146,8 @@ function matches(rules: readonly Rule[], form: string, candidates: Candidates): 
 function phraseHit(text: string): PhraseHit | null {
   const { plain, skeleton, spelledOut } = screenForms(text);
   const otherScripts = NON_ASCII.test(plain);
-  const plainCandidates = INDEX.candidates(plain);
-  const skeletonCandidates = skeleton === null ? null : INDEX.candidates(skeleton);
+  const plainCandidates = ruleIndex().candidates(plain);
+  const skeletonCandidates = skeleton === null ? null : ruleIndex().candidates(skeleton);
   for (const family of PHRASE_FAMILIES) {
     if (matches(family.latin, plain, plainCandidates)) return { family, disguised: false };
     if (otherScripts && matches(family.script, plain, plainCandidates)) return { family, disguised: false };

@@ -19,7 +19,7 @@ import { performance } from 'node:perf_hooks';
 import { DEFAULT_SETTINGS } from '../../electron/rules/settings.js';
 import { ledgerPath, openDb, type Db } from '../../electron/node/store/db.js';
 import { ingestSync, type IngestResult } from '../../electron/node/ingest.js';
-import { applyProposal } from '../../electron/node/store/learnings.js';
+import { applyProposal } from '../../electron/node/store/proposals.js';
 import { IMPACTS } from '../../shared/domain.js';
 import { serializeEvent } from '../../electron/rules/events.js';
 import { seededRandom } from '../../electron/rules/seededRandom.js';

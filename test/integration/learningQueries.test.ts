@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../electron/rules/settings.js';
 import { queryLearnings } from '../../electron/node/store/learningQueries.js';
-import { applyProposal } from '../../electron/node/store/learnings.js';
+import { applyProposal } from '../../electron/node/store/proposals.js';
 import { LEARNING_SORTS } from '../../shared/api.js';
 import { tempLedger } from '../support/ledger.js';
 

@@ -11,7 +11,8 @@ import type { Learning } from '../../shared/domain.js';
 import { DEFAULT_SETTINGS } from '../../electron/rules/settings.js';
 import { sameText } from '../../electron/rules/sameness.js';
 import { openDb, type Db } from '../../electron/node/store/db.js';
-import { applyProposal, insertLearning } from '../../electron/node/store/learnings.js';
+import { insertLearning } from '../../electron/node/store/learnings.js';
+import { applyProposal } from '../../electron/node/store/proposals.js';
 import { forgetMatchIndex, matchingLearnings, syncMatchIndex } from '../../electron/node/store/matching.js';
 import { seededRandom } from '../../electron/rules/seededRandom.js';
 

@@ -17,8 +17,7 @@
  *
  * stdout is the protocol channel: nothing else is written there; diagnostics go to stderr.
  */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ulid } from 'ulid';
 import { z } from 'zod';
@@ -84,7 +83,12 @@ function instructions(agent: string, session: SessionRun, given: LearningsFile):
   ].join('\n');
 }
 
-function buildServer(root: string, io: CliIo, agent: string, session: SessionRun, given: LearningsFile): McpServer {
+/**
+ * The SDK is loaded when a server starts, not with the command line: every other command (and
+ * `serve`, whose start the window waits for) would otherwise load it and all it brings.
+ */
+async function buildServer(root: string, io: CliIo, agent: string, session: SessionRun, given: LearningsFile): Promise<McpServer> {
+  const { McpServer } = await import('@modelcontextprotocol/sdk/server/mcp.js');
   const maxText = peekSettings(root, io).settings.learnings.max_text;
   const brief = learningsMarkdown(given);
   const server = new McpServer({ name: 'layover-desk', version: appVersion() }, { instructions: instructions(agent, session, given) });
@@ -236,7 +240,8 @@ export const mcpCommand: Command = {
       io.stderr(`layover-desk mcp: run ${session.run} of ${agent} started (chain ${session.chain}), given ${given.learnings.length} learning${given.learnings.length === 1 ? '' : 's'}\n`);
     }
 
-    const server = buildServer(root, io, agent, session, given);
+    const server = await buildServer(root, io, agent, session, given);
+    const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
     await server.connect(new StdioServerTransport());
     await untilDisconnected(process.stdin, io.signal);
     if (session.owned && session.finished === null) {

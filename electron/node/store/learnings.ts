@@ -1,38 +1,28 @@
 /**
- * The ledger of learnings in SQLite: proposals, run counting's effect on learnings, and a
- * person's decisions. The rules themselves live in `rules/ledger.ts`; this module finds the rows
- * they are about and writes back what they decided, with a history line for every state change
- * and a proposal-log line for every proposal.
- *
- * The learnings a proposal is the same as come from the matching index (`matching.ts`), which
- * finds exactly what comparing with every learning of the agent would, without doing so.
- * `applyProposal` expects the caller's transaction to have brought the index in step with the
- * ledger (`syncMatchIndex`: ingest does once per batch).
+ * The ledger of learnings in SQLite: new learnings, their history, and a person's decisions. The
+ * rules themselves live in `rules/ledger.ts`; this module finds the rows they are about and writes
+ * back what they decided, with a history line for every state change. Taking up a proposal is in
+ * `proposals.ts`, run counting in `runs.ts`.
  *
  * Every function here runs inside the caller's transaction when there is one; the ones a person
  * triggers open their own.
  */
-import { ulid } from 'ulid';
-import type { HistoryKind, Impact, Learning, LearningState, ProposalOutcome } from '../../../shared/domain.js';
+import type { HistoryKind, Learning, LearningState } from '../../../shared/domain.js';
 import type { LearningTarget } from '../../../shared/api.js';
 import { journalDecision, type JournaledLearning, type Replaying } from './journal.js';
 import {
-  decideProposal,
   isActive,
   isDecisionSnapshot,
   keep,
   reject,
   snapshotOf,
   undo,
-  type LedgerSettings,
-  type ScreenedProposal,
 } from '../../rules/ledger.js';
 import { fingerprint, type Fingerprint } from '../../rules/sameness.js';
-import { screen } from '../../rules/screen.js';
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
 import { LEARNING_COLUMNS, NEXT_CHANGED, toLearning } from './learningRows.js';
-import { indexNewLearning, learningsByRowid, matchingRowids } from './matching.js';
+import { indexNewLearning } from './matching.js';
 import { noteInsertedLearning, saveLearning } from './learningWrites.js';
 import { matchingRowidsOf } from './learningList.js';
 
@@ -116,100 +106,6 @@ export function insertLearning(db: Db, l: Learning, fp: Fingerprint = fingerprin
   stmt(db, 'INSERT INTO learnings_fts (rowid, text) VALUES (?, ?)').run(rowid, l.text);
   indexNewLearning(db, l.agent, rowid, fp);
   noteInsertedLearning(db, l);
-}
-
-export interface ProposalInput {
-  agent: string;
-  text: string;
-  impact: Impact;
-  at: string;
-  run?: string | null | undefined;
-}
-
-export interface ProposalResult {
-  outcome: ProposalOutcome;
-  learning_id: string | null;
-  reason: string | null;
-  /** Whether the agent's active set (what its runs are given) changed. */
-  activeChanged: boolean;
-}
-
-function logProposal(db: Db, p: ProposalInput, at: string, text: string, r: Omit<ProposalResult, 'activeChanged'>): void {
-  stmt(
-    db,
-    `INSERT INTO proposals (at, day, agent, run, text, impact, outcome, learning_id, reason)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(at, dayOf(at), p.agent, p.run ?? null, text, p.impact, r.outcome, r.learning_id, r.reason);
-}
-
-const randomPool = new Uint8Array(4096);
-let randomLeft = 0;
-
-/**
- * The randomness of new learning ids, as `ulid` wants it (a byte / 256), drawn from the system's
- * secure generator a pool at a time. `ulid`'s own default asks the system for one byte at a
- * time, 16 calls per id, which was a visible share of ingesting proposals.
- */
-function pooledRandom(): number {
-  if (randomLeft === 0) {
-    globalThis.crypto.getRandomValues(randomPool);
-    randomLeft = randomPool.length;
-  }
-  return randomPool[--randomLeft]! / 256;
-}
-
-/**
- * Takes up one proposal (docs/rules.md#learnings): screen, match, decide, write, log. The caller's
- * transaction has called `syncMatchIndex` (see the module comment).
- */
-export function applyProposal(db: Db, p: ProposalInput, settings: LedgerSettings & { max_text: number }): ProposalResult {
-  const at = normTime(p.at);
-  const screened = screen(p.text, settings.max_text);
-  if (!screened.ok) {
-    const result = { outcome: 'refused' as const, learning_id: null, reason: screened.reason };
-    logProposal(db, p, at, p.text.trim(), result);
-    return { ...result, activeChanged: false };
-  }
-  const proposal: ScreenedProposal = { agent: p.agent, text: screened.text, impact: p.impact, at, run: p.run ?? null };
-  const fp = fingerprint(screened.text);
-  const matches = learningsByRowid(db, matchingRowids(db, p.agent, fp));
-  const decision = decideProposal(proposal, matches, settings, () => `lrn_${ulid(Date.parse(at), pooledRandom)}`);
-  const run = p.run ?? null;
-  let result: Omit<ProposalResult, 'activeChanged'>;
-  let activeChanged = false;
-  switch (decision.outcome) {
-    case 'refused':
-      result = { outcome: 'refused', learning_id: decision.learning_id, reason: decision.reason };
-      break;
-    case 'echo':
-      saveLearning(db, decision.learning);
-      addHistory(db, { learning_id: decision.learning.id, at, kind: 'echoed', run, state_before: decision.before.state, state_after: decision.learning.state });
-      result = { outcome: 'echo', learning_id: decision.learning.id, reason: null };
-      break;
-    case 'rediscovery':
-    case 'confirmed':
-      saveLearning(db, decision.learning);
-      addHistory(db, {
-        learning_id: decision.learning.id,
-        at,
-        kind: decision.outcome === 'confirmed' ? 'confirmed' : 'rediscovered',
-        run,
-        reason: `rediscovery ${decision.learning.rediscoveries} of ${settings.confirm_after}`,
-        state_before: decision.before.state,
-        state_after: decision.learning.state,
-      });
-      result = { outcome: decision.outcome, learning_id: decision.learning.id, reason: null };
-      activeChanged = true;
-      break;
-    case 'new':
-      insertLearning(db, decision.learning, fp);
-      addHistory(db, { learning_id: decision.learning.id, at, kind: 'proposed', run, state_before: null, state_after: 'provisional' });
-      result = { outcome: 'new', learning_id: decision.learning.id, reason: null };
-      activeChanged = true;
-      break;
-  }
-  logProposal(db, p, at, proposal.text, result);
-  return { ...result, activeChanged };
 }
 
 /** Marks agents whose exported learnings file must be re-written (cleared by the exporter). */
