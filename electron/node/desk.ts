@@ -54,6 +54,7 @@ import { listRuns, runDetail } from './store/runs.js';
 import { lastSweep, listSweeps } from './sweep.js';
 import type { WatcherChange } from './watcher.js';
 import { refusedFiles, rereadFile } from './store/eventFiles.js';
+import { warmList } from './store/learningList.js';
 import { IngestThread } from './ingestThread.js';
 import type { DeskOpenOptions, DeskPort, PushListener } from './host/deskPort.js';
 import { appVersion } from './paths.js';
@@ -182,6 +183,9 @@ class FactorySession {
       },
       onSweepFailed: (why) => this.emit('watcher.status', { ...this.watcherStatus(), error: `sweep failed: ${why}` }),
     });
+    // The learnings list is read in small steps now, so the window's first look at it is not one
+    // long wait (learningList.ts).
+    void warmList(db);
     // The first catch-up may be long (a large backlog): it runs in the ingest thread while the
     // window is already answering, and the status bar shows its progress.
     return this.thread.start();

@@ -80,15 +80,16 @@ export function sweep(db: Db, factory: string, settings: Settings, now: Date = n
     `SELECT rowid, id, lapsed_at, last_at FROM learnings
      WHERE state = 'lapsed' AND (@cutoff IS NULL OR coalesce(lapsed_at, last_at) <= @cutoff)`,
   );
-  const deleteHistory = db.prepare('DELETE FROM learning_history WHERE learning_id = ?');
-  const deleteLearning = db.prepare("DELETE FROM learnings WHERE rowid = ? AND state = 'lapsed'");
+  const deleteHistory = db.prepare('DELETE FROM learning_history WHERE learning_id IN (SELECT value FROM json_each(?))');
+  const deleteLearnings = db.prepare("DELETE FROM learnings WHERE rowid IN (SELECT value FROM json_each(?)) AND state = 'lapsed'");
   // A chain is only its links: once its runs and the requests that name it are gone, nothing
   // refers to it and it would otherwise stay forever. One made by a reply today has no run yet,
   // which is why only chains created before the horizon go.
   const deleteChains = db.prepare(
     `DELETE FROM chains WHERE substr(created_at, 1, 10) < @horizon
        AND NOT EXISTS (SELECT 1 FROM runs WHERE runs.chain = chains.chain)
-       AND NOT EXISTS (SELECT 1 FROM help_requests h WHERE h.chain = chains.chain OR h.continued_as = chains.chain)`,
+       AND NOT EXISTS (SELECT 1 FROM help_requests h WHERE h.chain = chains.chain)
+       AND NOT EXISTS (SELECT 1 FROM help_requests h WHERE h.continued_as = chains.chain)`,
   );
   // The sweep reports are a log like the others, kept as long.
   const deleteOldSweeps = db.prepare('DELETE FROM sweeps WHERE substr(at, 1, 10) < ?');
@@ -104,14 +105,12 @@ export function sweep(db: Db, factory: string, settings: Settings, now: Date = n
       const chains = deleteChains.run({ horizon }).changes;
       deleteOldSweeps.run(horizon);
 
-      let lapsed_learnings = 0;
-      for (const row of lapsedRows.all({ cutoff: cutoff?.toISOString() ?? null })) {
-        if (!isLapsedExpired({ state: 'lapsed', lapsed_at: row.lapsed_at, last_at: row.last_at }, now, settings)) {
-          continue;
-        }
-        deleteHistory.run(row.id);
-        lapsed_learnings += deleteLearning.run(row.rowid).changes;
-      }
+      // The rule decides each candidate; the deletions then go in two statements, not two a learning.
+      const expired = lapsedRows
+        .all({ cutoff: cutoff?.toISOString() ?? null })
+        .filter((row) => isLapsedExpired({ state: 'lapsed', lapsed_at: row.lapsed_at, last_at: row.last_at }, now, settings));
+      deleteHistory.run(JSON.stringify(expired.map((row) => row.id)));
+      const lapsed_learnings = deleteLearnings.run(JSON.stringify(expired.map((row) => row.rowid))).changes;
 
       const files = eventFileCandidates(db, factory, horizon);
       const report: SweepReport = {

@@ -14,7 +14,7 @@ import { openDb, type Db } from '../../electron/node/store/db.js';
 import { decideLearnings } from '../../electron/node/store/learnings.js';
 import { applyProposal } from '../../electron/node/store/proposals.js';
 import { queryLearnings } from '../../electron/node/store/learningQueries.js';
-import { ftsQuery } from '../../electron/node/store/learningList.js';
+import { ftsQuery, warmList } from '../../electron/node/store/learningList.js';
 import { syncMatchIndex } from '../../electron/node/store/matching.js';
 import { NEXT_CHANGED } from '../../electron/node/store/learningRows.js';
 import { tempLedger } from '../support/ledger.js';
@@ -116,5 +116,34 @@ describe('the learnings list', () => {
     }
     other.close();
     expect(compared).toBe(6 * 8 * LEARNING_SORTS.length * 2);
+  });
+
+  it('a list read in steps while another connection writes and deletes between them answers as plain SQL does', async () => {
+    const next = seededRandom(4);
+    const other = openDb(path.join(factory, '.layover', 'ledger.sqlite'));
+    const propose = (writer: Db, n: number) =>
+      writer.transaction(() => {
+        syncMatchIndex(writer);
+        for (let i = 0; i < n; i++) {
+          const at = new Date(Date.UTC(2026, 0, 1) + Math.floor(next() * 1e9)).toISOString();
+          const text = `${WORDS[Math.floor(next() * WORDS.length)]} ${WORDS[Math.floor(next() * WORDS.length)]} n${i}x${Math.floor(next() * 1e6)}y`;
+          applyProposal(writer, { agent: 'builder', text, impact: IMPACTS[i % 3]!, at }, DEFAULT_SETTINGS.learnings);
+        }
+      })();
+    propose(db, 4500);
+    let pauses = 0;
+    await warmList(db, async () => {
+      pauses++;
+      propose(other, 30);
+      const ids = (other.prepare('SELECT id FROM learnings ORDER BY random() LIMIT 20').all() as { id: string }[]).map((r) => r.id);
+      decideLearnings(other, 'reject', { ids }, { by: 'op', now: new Date() });
+      other.prepare('DELETE FROM learnings WHERE rowid IN (SELECT rowid FROM learnings ORDER BY random() LIMIT 3)').run();
+    });
+    other.close();
+    expect(pauses).toBeGreaterThan(1);
+    for (const sort of LEARNING_SORTS) {
+      const page = queryLearnings(db, { filter: {}, sort, dir: 'desc', offset: 3, limit: 20 });
+      expect({ ids: page.rows.map((l) => l.id), total: page.total, counts: page.counts }).toEqual(bySql({}, sort, 'desc'));
+    }
   });
 });

@@ -178,6 +178,34 @@ function currentList(db: Db): List {
   return list;
 }
 
+/** Learnings read per step of {@link warmList}: a few milliseconds of the host's time each. */
+const WARM_STEP_ROWS = 2000;
+
+/**
+ * Reads the connection's list in small steps that let the event loop run between them, so a host
+ * opening a ledger of 100,000 learnings is never held up for the second one read takes. Rows
+ * written while it reads carry stamps above the one it started from, and the next answer
+ * re-reads them; a list asked for before this is done is read at once instead.
+ */
+export async function warmList(db: Db, pause: () => Promise<void> = () => new Promise((resolve) => setImmediate(resolve))): Promise<void> {
+  if (lists.has(db)) return;
+  const list = new List();
+  const stamp = highestStamp(db);
+  list.deletion = lastDeletion(db);
+  const step = stmt(db, `SELECT ${ROW_COLUMNS} FROM learnings WHERE rowid > ? ORDER BY rowid LIMIT ${WARM_STEP_ROWS}`);
+  for (let after = 0; ; ) {
+    if (lists.has(db) || !db.open) return;
+    const rows = step.all(after) as Row[];
+    for (const row of rows) list.put(row);
+    if (rows.length < WARM_STEP_ROWS) break;
+    after = rows[rows.length - 1]!.rowid;
+    await pause();
+  }
+  if (lists.has(db) || !db.open) return;
+  list.changed = stamp;
+  lists.set(db, list);
+}
+
 /** Quotes each of the user's words for FTS5 so no operator or syntax of theirs is interpreted. */
 export function ftsQuery(search: string): string | null {
   const words = search

@@ -315,6 +315,11 @@ export const MIGRATIONS: readonly string[] = [
     DELETE FROM run_given WHERE learning_rowid = old.rowid;
   END;
   `,
+  // 6: a sweep asks, for every chain past the horizon, whether a request was answered into it;
+  // without this index each question read every help request.
+  `
+  CREATE INDEX help_requests_continued ON help_requests (continued_as) WHERE continued_as IS NOT NULL;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
