@@ -9,7 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../electron/cli/commands.js';
-import { runCli, type CliIo } from '../../electron/cli/main.js';
+import type { CliIo } from '../../electron/cli/command.js';
+import { runCli } from '../../electron/cli/main.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
