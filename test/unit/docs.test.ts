@@ -9,8 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../electron/cli/commands.js';
-import type { CliIo } from '../../electron/cli/command.js';
-import { runCli } from '../../electron/cli/main.js';
+import { cli } from '../support/cli.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
@@ -95,18 +94,9 @@ function sourceFiles(dir: string): string[] {
   return files;
 }
 
-/** What `layover-desk <argv>` prints, run in-process as `bin/layover-desk.js` would run it. */
+/** What `layover-desk <argv>` prints on stdout, run in-process as `bin/layover-desk.js` would run it. */
 async function printed(argv: string[]): Promise<string> {
-  let out = '';
-  const io: CliIo = {
-    stdout: (text) => void (out += text),
-    stderr: (text) => void (out += text),
-    env: {},
-    cwd: os.tmpdir(),
-    signal: new AbortController().signal,
-  };
-  await runCli(argv, io);
-  return out.trimEnd();
+  return (await cli(argv, os.tmpdir())).stdout.trimEnd();
 }
 
 /** The fenced text blocks of docs/cli.md that show a `--help`. */
