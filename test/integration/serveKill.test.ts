@@ -61,33 +61,47 @@ interface Replies {
   committedUnacked: Set<string>;
 }
 
+/** How a kill round ended. */
+type RoundEnd = 'in flight' | 'between replies' | 'out of requests';
+
 /**
  * Answers the requests not known to be answered, one after another, until all are or serve
- * stops answering (it was killed: the reply in flight is retried next round). With `kill`, it
- * SIGKILLs serve after that many `ok`s plus a moment. Returns whether a reply was in flight
- * when the connection broke.
+ * stops answering (it was killed: the reply that failed is retried next round). With `kill`, it
+ * SIGKILLs serve after that many `ok`s plus a moment. Says whether the kill broke a reply in
+ * flight (its connection was cut) or came between two (the next one found nothing listening).
  */
-async function replyRound(serve: RunningServe, round: number, replies: Replies, kill: { afterOks: number; delayMs: number } | null): Promise<boolean> {
+async function replyRound(
+  serve: RunningServe,
+  round: number,
+  replies: Replies,
+  kill: { afterOks: number; delayMs: number } | null,
+): Promise<RoundEnd> {
   let oks = 0;
-  for (const id of ids) {
-    if (replies.acked.has(id) || replies.committedUnacked.has(id)) continue;
-    const answer = `Use the bot token (${id}, round ${round}).`;
-    try {
-      await serve.call('help.reply', { id, answer, by: 'Ana' });
-    } catch (error) {
-      const message = (error as Error).message;
-      if (/^serve refused help\.reply: already answered by Ana/.test(message)) {
-        replies.committedUnacked.add(id);
-        continue;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    for (const id of ids) {
+      if (replies.acked.has(id) || replies.committedUnacked.has(id)) continue;
+      const answer = `Use the bot token (${id}, round ${round}).`;
+      try {
+        await serve.call('help.reply', { id, answer, by: 'Ana' });
+      } catch (error) {
+        const message = (error as Error).message;
+        if (/^serve refused help\.reply: already answered by Ana/.test(message)) {
+          replies.committedUnacked.add(id);
+          continue;
+        }
+        if (!kill || message.startsWith('serve refused')) throw error;
+        const cause = (error as Error & { cause?: { code?: string } }).cause;
+        return cause?.code === 'ECONNREFUSED' ? 'between replies' : 'in flight';
       }
-      if (kill && !message.startsWith('serve refused')) return true; // the connection broke: serve is gone
-      throw error;
+      replies.acked.set(id, answer);
+      oks++;
+      if (kill && oks === kill.afterOks) timer = setTimeout(() => process.kill(serve.pid, 'SIGKILL'), kill.delayMs);
     }
-    replies.acked.set(id, answer);
-    oks++;
-    if (kill && oks === kill.afterOks) setTimeout(() => process.kill(serve.pid, 'SIGKILL'), kill.delayMs);
+    return 'out of requests';
+  } finally {
+    clearTimeout(timer);
   }
-  return false;
 }
 
 async function started(factory: string): Promise<RunningServe> {
@@ -109,8 +123,9 @@ describe('serve killed during replies', () => {
     for (let round = 0; round < ATTEMPTS && interrupted < KILLS; round++) {
       const serve = await started(factory);
       const kill = { afterOks: 1 + Math.floor(rand() * MOST_REPLIES_BEFORE_KILL), delayMs: Math.floor(rand() * KILL_SPREAD_MS) };
-      if (await replyRound(serve, round, replies, kill)) interrupted++;
-      process.kill(serve.pid, 'SIGKILL'); // a round that ran out of requests before its kill is ended the same way
+      const end = await replyRound(serve, round, replies, kill);
+      if (end === 'in flight') interrupted++;
+      if (end === 'out of requests') process.kill(serve.pid, 'SIGKILL');
       await serve.stop();
     }
     expect(interrupted).toBeGreaterThanOrEqual(KILLS);
