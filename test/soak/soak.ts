@@ -185,6 +185,9 @@ async function main(): Promise<number> {
       console.error(`soak: serve holds ${runs} runs of the ${stream.runs} written: lines were lost`);
       failed = true;
     }
+  } catch (error) {
+    const state = fs.existsSync(`/proc/${serve.pid}`) ? 'still running' : 'gone';
+    throw new Error(`${(error as Error).message} (serve, pid ${serve.pid}, is ${state})`, { cause: error });
   } finally {
     await serve.stop();
     fs.rmSync(factory, { recursive: true, force: true });
