@@ -5,7 +5,8 @@
 import { createStore } from 'zustand/vanilla';
 import type { CallOutput, DeskApi } from '../../shared/api.js';
 import type { HelpRequest } from '../../shared/domain.js';
-import { parseFlags, parseRoutes } from '../lib/format.js';
+import { parseFlagLines } from '../../shared/flags.js';
+import { parseRoutes } from '../lib/format.js';
 import { messageOf } from './errors.js';
 import { rememberResponder } from './responder.js';
 
@@ -70,12 +71,12 @@ export function replyProblem(request: HelpRequest, draft: Draft): string | null 
   if (request.flags === null) {
     const missing: string[] = [];
     if (!draft.workflow.trim()) missing.push('the workflow');
-    const parsed = parseFlags(draft.flags);
+    const parsed = parseFlagLines(draft.flags);
     const stated = Object.keys(parsed.flags).length > 0 || parsed.problems.length > 0;
     if (draft.noFlags && stated) {
       return 'You ticked “This workflow takes no flags” and also wrote flags: clear one of the two.';
     }
-    if (parsed.problems.length > 0) return `The flags do not read as key=value lines (${parsed.problems.join('; ')}).`;
+    if (parsed.problems.length > 0) return `The flags cannot be read (${parsed.problems.join('; ')}).`;
     if (!draft.noFlags && Object.keys(parsed.flags).length === 0) missing.push('its flags (or tick “This workflow takes no flags”)');
     if (missing.length > 0) {
       return `The asking run's flags are unknown, so the new chain cannot inherit them: state ${missing.join(' and ')} before sending.`;
@@ -156,7 +157,7 @@ export function createHelpStore(api: DeskApi) {
       if (by) input.by = by;
       if (request.flags === null) {
         input.workflow = draft.workflow.trim();
-        input.flags = draft.noFlags ? {} : parseFlags(draft.flags).flags;
+        input.flags = draft.noFlags ? {} : parseFlagLines(draft.flags).flags;
         const routes = parseRoutes(draft.routes);
         if (routes.length > 0) input.routes = routes;
       }

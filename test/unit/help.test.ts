@@ -17,7 +17,6 @@ import {
 } from '../../electron/node/store/help.js';
 import { flushOutbox, pendingOutbox } from '../../electron/node/outbox.js';
 import { chainState } from '../../electron/rules/chains.js';
-import { parseFlagOptions } from '../../electron/cli/flags.js';
 import { tempLedger } from '../support/ledger.js';
 
 let factory: string;
@@ -256,24 +255,6 @@ describe('chainState', () => {
   });
   it('finishes a chain whose last run filed a closed fatal request even before the run reported its end', () => {
     expect(chainState({ heldByOpenFatal: false, lastRun: { finished: false }, lastRunClosedFatal: true, startedByReply: false })).toBe('finished');
-  });
-});
-
-describe('--flag k=v', () => {
-  it('types true/false and integers and keeps the rest as text', () => {
-    expect(parseFlagOptions(['publish=true', 'dry=false', 'n=3', 'v=v2.1', 'e=', 'x=a=b'])).toEqual({
-      publish: true,
-      dry: false,
-      n: 3,
-      v: 'v2.1',
-      e: '',
-      x: 'a=b',
-    });
-  });
-  it('refuses a flag without a name or an equals sign, and a flag given twice', () => {
-    expect(() => parseFlagOptions(['publish'])).toThrow(/name=value/);
-    expect(() => parseFlagOptions(['=1'])).toThrow(/name=value/);
-    expect(() => parseFlagOptions(['a=1', 'a=2'])).toThrow(/more than once/);
   });
 });
 
