@@ -60,6 +60,10 @@ function asked(id: string, run: string, chain: string, at: string, fatal = true)
   applyHelpRequested(db, ev);
 }
 
+function getHelpState(id: string): unknown {
+  return (db.prepare('SELECT state FROM help_requests WHERE id = ?').get(id) as { state: string }).state;
+}
+
 const fixedClock = () => new Date('2026-11-29T14:02:11.000Z');
 
 describe('help requests in the ledger', () => {
@@ -255,6 +259,30 @@ describe('chainState', () => {
   });
   it('finishes a chain whose last run filed a closed fatal request even before the run reported its end', () => {
     expect(chainState({ heldByOpenFatal: false, lastRun: { finished: false }, lastRunClosedFatal: true, startedByReply: false })).toBe('finished');
+  });
+});
+
+describe('a reply never inherits flags it cannot read', () => {
+  it('refuses the reply, naming the request, when the stored flags are not a flag object, and leaves the request open', () => {
+    started('run_1', 'chn_a', '2026-11-29T10:00:00Z');
+    asked('hlp_1', 'run_1', 'chn_a', '2026-11-29T10:05:00Z');
+    for (const damaged of ['{"publish":tru', '{"publish":[true]}', '"publish"']) {
+      db.prepare('UPDATE help_requests SET flags = ? WHERE id = ?').run(damaged, 'hlp_1');
+      expect(() => reply(db, factory, { id: 'hlp_1', answer: 'go', by: 'Ana' }, 'os')).toThrow(
+        /^the stored flags of help request hlp_1 cannot be read .*: state the workflow and its flags with the reply/,
+      );
+    }
+    expect(getHelpState('hlp_1')).toBe('open');
+    expect(db.prepare('SELECT COUNT(*) AS n FROM chains WHERE answers = ?').get('hlp_1')).toEqual({ n: 0 });
+  });
+
+  it('answers a request with damaged stored flags once the person states the flags', () => {
+    started('run_1', 'chn_a', '2026-11-29T10:00:00Z');
+    asked('hlp_1', 'run_1', 'chn_a', '2026-11-29T10:05:00Z');
+    db.prepare('UPDATE help_requests SET flags = ? WHERE id = ?').run('not json', 'hlp_1');
+    const answered = reply(db, factory, { id: 'hlp_1', answer: 'go', by: 'Ana', flags: { publish: true } }, 'os');
+    expect(answered.state).toBe('answered');
+    expect(getChain(db, answered.continued_as!)?.flags).toEqual({ publish: true });
   });
 });
 
