@@ -11,9 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-
-/** Longest event line the Desk reads; the agent-side CLI refuses to write a longer one. */
-export const MAX_EVENT_LINE_BYTES = 64 * 1024;
+import { MAX_LINE_BYTES } from '../rules/events.js';
 
 export interface FactoryPaths {
   root: string;
@@ -130,8 +128,9 @@ export function appendEventLine(factory: string, line: string, now: Date = new D
   const root = assertFactory(factory);
   if (line.includes('\n')) throw new Error('an event line cannot hold a newline');
   const bytes = Buffer.from(`${line}\n`, 'utf8');
-  if (bytes.length - 1 > MAX_EVENT_LINE_BYTES) {
-    throw new Error(`the event is ${bytes.length - 1} bytes; an event line holds at most ${MAX_EVENT_LINE_BYTES}`);
+  // The limit ingest reads with: a longer line written here would only be refused there.
+  if (bytes.length - 1 > MAX_LINE_BYTES) {
+    throw new Error(`the event is ${bytes.length - 1} bytes; an event line holds at most ${MAX_LINE_BYTES}`);
   }
   const file = eventsFileFor(root, now);
   fs.mkdirSync(path.dirname(file), { recursive: true });

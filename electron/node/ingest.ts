@@ -19,12 +19,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Settings } from '../rules/settings.js';
-import { MAX_LINE_BYTES, parseEventLine, type FactoryEvent } from '../rules/events.js';
+import { MAX_LINE_BYTES, MAX_LINE_SIZE, parseEventLine, type FactoryEvent } from '../rules/events.js';
 import type { Db } from './store/db.js';
 import { stmt } from './store/statements.js';
 import { EventRefused, applyProposal, markExportPending } from './store/learnings.js';
 import { applyRunFinished, applyRunStarted, recordedRun, whyRunFinishRefused, whyRunStartRefused, type RecordedRun } from './store/runs.js';
-import { applyHelpRequested, recordChainRun } from './store/help.js';
+import { applyHelpRequested, helpIdRecorded, recordChainRun } from './store/help.js';
 import { exportPending } from './exporter.js';
 import { forgetMatchIndex, syncMatchIndex } from './store/matching.js';
 import { abandonLearningBatch, beginLearningBatch, endLearningBatch } from './store/learningWrites.js';
@@ -157,9 +157,6 @@ function applyEvent(db: Db, event: FactoryEvent, settings: Settings, fatal: stri
       break;
     }
     case 'help.requested': {
-      if (stmt(db, 'SELECT 1 FROM help_requests WHERE id = ?').get(event.id) !== undefined) {
-        throw new EventRefused(`help request ${event.id} was already recorded (duplicate id)`);
-      }
       const request = applyHelpRequested(db, event);
       if (request.fatal && request.state === 'open') fatal.push(request.id);
       break;
@@ -169,10 +166,10 @@ function applyEvent(db: Db, event: FactoryEvent, settings: Settings, fatal: stri
 
 /** Why a line is not an event, or null with the event. */
 function readLine(line: Line): { event: FactoryEvent } | { reason: string } | null {
-  if (line.tooLong !== undefined) return { reason: `the line is ${line.tooLong} bytes, longer than 64 KiB` };
+  if (line.tooLong !== undefined) return { reason: `the line is ${line.tooLong} bytes, longer than ${MAX_LINE_SIZE}` };
   let bytes = line.bytes;
   if (bytes.length > 0 && bytes[bytes.length - 1] === 0x0d) bytes = bytes.subarray(0, bytes.length - 1);
-  if (bytes.length > MAX_LINE_BYTES) return { reason: `the line is ${bytes.length} bytes, longer than 64 KiB` };
+  if (bytes.length > MAX_LINE_BYTES) return { reason: `the line is ${bytes.length} bytes, longer than ${MAX_LINE_SIZE}` };
   let text: string;
   try {
     text = utf8.decode(bytes);
@@ -386,7 +383,7 @@ export function runAsIngestWillSee(db: Db | null, factory: string, run: string):
  */
 export function helpIdTakenAsIngestWillSee(db: Db | null, factory: string, id: string): boolean {
   const read = (): boolean => {
-    if (db && stmt(db, 'SELECT 1 FROM help_requests WHERE id = ?').get(id) !== undefined) return true;
+    if (db && helpIdRecorded(db, id)) return true;
     for (const event of pendingEvents(db, factory)) {
       if (event.type === 'help.requested' && event.id === id) return true;
     }

@@ -58,6 +58,8 @@ export function isAgentName(name: string): boolean {
 
 /** The most one line may hold, in UTF-8 bytes: the factory writes each event with one append. */
 export const MAX_LINE_BYTES = 64 * 1024;
+/** The limit as messages name it. */
+export const MAX_LINE_SIZE = `${MAX_LINE_BYTES / 1024} KiB`;
 
 /** Longest identifier (run, chain, help request, workflow), in characters. */
 export const MAX_ID_LENGTH = 200;
@@ -361,7 +363,7 @@ const PARSERS: Record<EventType, (fields: Fields, at: string) => FactoryEvent> =
 
 function parse(line: string): FactoryEvent {
   if (line.includes('\u0000')) throw new Refused('the line holds a NUL byte');
-  if (utf8LengthExceeds(line, MAX_LINE_BYTES)) throw new Refused('the line is longer than 64 KiB');
+  if (utf8LengthExceeds(line, MAX_LINE_BYTES)) throw new Refused(`the line is longer than ${MAX_LINE_SIZE}`);
   if (line.trim().length === 0) throw new Refused('the line is empty');
 
   let parsed: unknown;

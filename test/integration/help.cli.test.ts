@@ -340,7 +340,19 @@ describe('categories', () => {
     await cli('ingest');
     expect((await requests()).map((r) => r.question)).toEqual(['first']);
     const rows = queryLedger<{ reason: string }>(factory, 'SELECT reason FROM refused_lines');
-    expect(rows.map((r) => r.reason).join('\n')).toMatch(/hlp_1.*duplicate|duplicate.*hlp_1/);
+    expect(rows.map((r) => r.reason)).toEqual(['duplicate help request id hlp_1: a request with this id was already filed']);
+  });
+
+  it('refuses a duplicate help request id with the same message at ingest and when the agent asks', async () => {
+    const message = 'duplicate help request id hlp_1: a request with this id was already filed';
+    write(helpRequested('hlp_1', 'run_1', 'chn_a', '2026-11-29T10:05:00Z'));
+    await ingest();
+    const asked = await cli('ask', '--agent', 'scout', '--run', 'run_1', '--chain', 'chn_a', '--id', 'hlp_1', 'Again?');
+    expect(asked.code).toBe(2);
+    expect(asked.stderr).toContain(`help.requested: ${message}`);
+    write(helpRequested('hlp_1', 'run_1', 'chn_a', '2026-11-29T10:06:00Z'));
+    await cli('ingest');
+    expect(queryLedger<{ reason: string }>(factory, 'SELECT reason FROM refused_lines').map((r) => r.reason)).toEqual([message]);
   });
 
   it('refuses an unknown category when asking, naming all six, and writes nothing', async () => {

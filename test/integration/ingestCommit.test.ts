@@ -1,13 +1,16 @@
 /**
- * Two rules of ingest that a mutation pass showed no test would notice breaking (issue 12), on a
+ * Rules of ingest that a mutation pass showed no test would notice breaking (issue 12), on a
  * real ledger in a temporary factory, through ingest itself:
  * - run counting at its boundary: a provisional learning with two runs left has one left after
  *   the next finished run of its agent, and lapses after the one after that;
  * - a batch and its stored offset commit together: when storing the offset fails, none of the
- *   batch's effects are in the ledger, and the next ingest applies each line exactly once.
+ *   batch's effects are in the ledger, and the next ingest applies each line exactly once;
+ * - the agent side writes exactly the lines ingest reads (one size limit, MAX_LINE_BYTES).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { appendEventLine } from '../../electron/node/factory.js';
 import { ingestSync } from '../../electron/node/ingest.js';
+import { MAX_LINE_BYTES } from '../../electron/rules/events.js';
 import { ledgerPath, openDb, type Db } from '../../electron/node/store/db.js';
 import { parseSettingsToml, type Settings } from '../../electron/rules/settings.js';
 import { fullRun, helpRequested, proposed } from '../support/events.js';
@@ -141,5 +144,23 @@ describe('a batch and its stored offset commit together', () => {
     // A third ingest finds nothing new: the offset stored with the batch covers every line.
     ingest();
     expect(ledgerContents()).toEqual(after);
+  });
+});
+
+describe('one line-size limit for the writer and the reader', () => {
+  /** A help request padded so that its line is exactly `bytes` long. */
+  function lineOf(bytes: number): string {
+    const event = helpRequested({ at: '2026-03-01T08:00:00.000Z', id: 'hlp_big', agent: 'builder', run: 'r1', chain: 'c1', question: '' });
+    const bare = JSON.stringify(event).length;
+    return JSON.stringify({ ...event, question: 'q'.repeat(bytes - bare) });
+  }
+
+  it('writes and then ingests a line of exactly MAX_LINE_BYTES, and refuses to write one byte more', () => {
+    expect(Buffer.byteLength(lineOf(MAX_LINE_BYTES))).toBe(MAX_LINE_BYTES);
+    expect(() => appendEventLine(factory.dir, lineOf(MAX_LINE_BYTES + 1))).toThrow(`an event line holds at most ${MAX_LINE_BYTES}`);
+    appendEventLine(factory.dir, lineOf(MAX_LINE_BYTES), new Date('2026-03-01T08:00:00.000Z'));
+    ingest();
+    expect(db.prepare('SELECT id FROM help_requests').all()).toEqual([{ id: 'hlp_big' }]);
+    expect(db.prepare('SELECT COUNT(*) AS n FROM refused_lines').get()).toEqual({ n: 0 });
   });
 });

@@ -17,6 +17,7 @@ import { appendEventLine, learningsFileFor } from '../../node/factory.js';
 import { readLearningsFile, type LearningsFile } from '../../node/exporter.js';
 import { helpIdTakenAsIngestWillSee, runAsIngestWillSee } from '../../node/ingest.js';
 import { matchingLearnings } from '../../node/store/matching.js';
+import { whyHelpRequestRefused } from '../../node/store/help.js';
 import { whyRunFinishRefused, whyRunStartRefused, type RecordedRun } from '../../node/store/runs.js';
 import { Refusal, requiredOption, type CliIo, type ParsedArgs } from '../command.js';
 import { existingFactory, peekLedger, peekLedgerOrNone, peekSettings } from '../ledgerAccess.js';
@@ -170,7 +171,8 @@ export function askForHelp(factory: string, ask: HelpAsk): { event: FactoryEvent
   if (ask.category !== undefined) raw.category = ask.category;
   const { event, line } = validatedLine(raw);
   const root = existingFactory(factory);
-  if (alreadyFiled(root, id)) throw new Refusal(`help.requested: duplicate help request id ${id}`);
+  const refused = whyHelpRequestRefused(alreadyFiled(root, id), id);
+  if (refused !== null) throw new Refusal(`help.requested: ${refused}`);
   appendLine(root, line);
   return { event, id };
 }

@@ -177,6 +177,21 @@ function toChain(row: ChainRow): Chain {
 // ---------------------------------------------------------------------------------------------
 // Ingest side: called by ingest inside its transaction, once per valid event.
 
+/** Whether the ledger holds a help request with this id. */
+export function helpIdRecorded(db: Db, id: string): boolean {
+  return stmt(db, 'SELECT 1 FROM help_requests WHERE id = ?').get(id) !== undefined;
+}
+
+/**
+ * Why a `help.requested` cannot be filed given whether its id is already taken, or null when it
+ * can. One id is one question: a second request under it would let one reply answer a question
+ * the person never read. The one rule and message, asked by ingest (`applyHelpRequested`) and by
+ * the agent side's `ask` before it appends (with the lines not yet ingested on top).
+ */
+export function whyHelpRequestRefused(taken: boolean, id: string): string | null {
+  return taken ? `duplicate help request id ${id}: a request with this id was already filed` : null;
+}
+
 /**
  * Records a `help.requested` event as an open request. Its workflow, flags and routes come from
  * the asking run's `run.started` record (same run id and agent), never from the event; without
@@ -184,8 +199,8 @@ function toChain(row: ChainRow): Chain {
  * refuses the line.
  */
 export function applyHelpRequested(db: Db, event: HelpRequestedFields): HelpRequest {
-  const seen = stmt(db, 'SELECT 1 FROM help_requests WHERE id = ?').get(event.id);
-  if (seen !== undefined) throw new EventRefused(`duplicate help request id ${event.id}`);
+  const refused = whyHelpRequestRefused(helpIdRecorded(db, event.id), event.id);
+  if (refused !== null) throw new EventRefused(refused);
   const asked = stmt(db, 'SELECT workflow, flags, routes FROM runs WHERE run = ? AND agent = ?')
     .get(event.run, event.agent) as { workflow: string; flags: string; routes: string } | undefined;
   const at = utc(event.at);
