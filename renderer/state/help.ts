@@ -3,7 +3,7 @@
  * Drafts live here, not in the form, so a refresh (live push, re-render) never loses what was typed.
  */
 import { createStore } from 'zustand/vanilla';
-import type { CallOutput, DeskApi } from '../../shared/api.js';
+import { MAX_PAGE, type CallOutput, type DeskApi } from '../../shared/api.js';
 import type { HelpRequest } from '../../shared/domain.js';
 import { parseFlagLines } from '../../shared/flags.js';
 import { parseRoutes } from '../lib/format.js';
@@ -54,16 +54,6 @@ export interface HelpState {
   resolve(id: string, by: string): Promise<boolean>;
 }
 
-function rank(r: HelpRequest): number {
-  if (r.fatal && r.awaiting_human) return 0;
-  if (r.fatal) return 1;
-  return 2;
-}
-
-export function orderRequests(rows: HelpRequest[]): HelpRequest[] {
-  return [...rows].sort((a, b) => rank(a) - rank(b) || (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
-}
-
 /** Why Send is refused right now, or null when the reply may go. */
 export function replyProblem(request: HelpRequest, draft: Draft): string | null {
   if (request.state !== 'open') return `This request is already ${request.state}.`;
@@ -101,8 +91,10 @@ export function createHelpStore(api: DeskApi) {
     pending: {},
     async load() {
       try {
-        const result = await api.call('help.list', { open: true, limit: 1000 });
-        set({ rows: orderRequests(result.rows), total: result.total, loadError: null, loaded: true });
+        // The Desk's order (listHelp: requests holding their chain first, newest first), never a
+        // second ranking here that could disagree with the CLI's listing of the same requests.
+        const result = await api.call('help.list', { open: true, limit: MAX_PAGE });
+        set({ rows: result.rows, total: result.total, loadError: null, loaded: true });
         if (get().selectedId) await get().loadDetail();
       } catch (error) {
         set({ loadError: messageOf(error), loaded: true });

@@ -18,6 +18,7 @@ import { ulid } from 'ulid';
 import { ApiError } from '../../../shared/api.js';
 import { Flags, type Chain, type FlagsChanged, type HelpCategory, type HelpRequest, type HelpState, type Run } from '../../../shared/domain.js';
 import { chainState, humanTime } from '../../rules/chains.js';
+import type { HelpRequested } from '../../rules/events.js';
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
 import { flushOutbox } from '../outbox.js';
@@ -25,17 +26,8 @@ import { journalDecision, type Replaying } from './journal.js';
 import { EventRefused } from './learnings.js';
 import { RUN_COLUMNS, toRun } from './runs.js';
 
-/** The fields of a `help.requested` event this module reads (structurally the events.ts type). */
-export interface HelpRequestedFields {
-  id: string;
-  agent: string;
-  run: string;
-  chain: string;
-  fatal: boolean;
-  question: string;
-  at: string;
-  category?: HelpCategory | undefined;
-}
+/** A `help.requested` event as this module reads it: the event's one declaration, without its type tag. */
+export type HelpRequestedFields = Omit<HelpRequested, 'type'>;
 
 /** The fields of a `run.started` event this module reads. */
 export interface RunStartedFields {
