@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { MAX_LINE_BYTES } from '../rules/events.js';
+import { utcDay } from '../rules/time.js';
 
 export interface FactoryPaths {
   root: string;
@@ -70,7 +71,7 @@ export function isFactory(dir: string): boolean {
 
 /** The events file of the UTC day of `now`: `events/YYYY-MM-DD.jsonl`. */
 export function eventsFileFor(factory: string, now: Date = new Date()): string {
-  return path.join(factoryPaths(factory).events, `${now.toISOString().slice(0, 10)}.jsonl`);
+  return path.join(factoryPaths(factory).events, `${utcDay(now)}.jsonl`);
 }
 
 /** The export of an agent's learnings. The agent name must already be validated (a file name). */

@@ -29,6 +29,7 @@ import { exportPending } from './exporter.js';
 import { forgetMatchIndex, syncMatchIndex } from './store/matching.js';
 import { abandonLearningBatch, beginLearningBatch, endLearningBatch } from './store/learningWrites.js';
 import { factoryPaths } from './factory.js';
+import { utcDay } from '../rules/time.js';
 
 export interface RefusedRef {
   file: string;
@@ -213,7 +214,7 @@ function applyBatch(
   careful = false,
 ): BatchOutcome {
   const display = `events/${file}`;
-  const fileDay = /^\d{4}-\d{2}-\d{2}/.exec(file)?.[0] ?? now.toISOString().slice(0, 10);
+  const fileDay = /^\d{4}-\d{2}-\d{2}/.exec(file)?.[0] ?? utcDay(now);
   const refuse = stmt(
     db,
     'INSERT INTO refused_lines (file, line, reason, excerpt, seen_at, day) VALUES (?, ?, ?, ?, ?, ?)',

@@ -232,7 +232,7 @@ function isRealTime(at: string): boolean {
 }
 
 /** Checks an RFC 3339 timestamp and gives it back as an ISO string in UTC. */
-function timestamp(fields: Fields): string {
+function atField(fields: Fields): string {
   const at = string(fields, 'at');
   if (!isRealTime(at)) {
     throw new Refused(`"at" ${quote(at)} is not an RFC 3339 timestamp with a time zone, such as 2026-09-16T10:00:00Z`);
@@ -376,7 +376,7 @@ function parse(line: string): FactoryEvent {
 
   const type = oneOf('type', field(parsed, 'type'), EVENT_TYPES);
   try {
-    return PARSERS[type](parsed, timestamp(parsed));
+    return PARSERS[type](parsed, atField(parsed));
   } catch (error) {
     if (error instanceof Refused) throw new Refused(`${type}: ${error.message}`);
     throw error;

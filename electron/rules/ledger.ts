@@ -14,6 +14,7 @@
  *   run that did not see a learning is no evidence against it.
  */
 import type { Impact, Learning, LearningState } from '../../shared/domain.js';
+import { humanDay } from './time.js';
 
 /** The settings these rules read (a subset of `layover.toml`'s `[learnings]`). */
 export interface LedgerSettings {
@@ -45,13 +46,6 @@ const ACTIVE: ReadonlySet<LearningState> = new Set(['provisional', 'confirmed'])
 
 export function isActive(state: LearningState): boolean {
   return ACTIVE.has(state);
-}
-
-/** The UTC day of an RFC 3339 time, as the refusal message shows it. */
-function dayOf(at: string | null): string {
-  if (!at) return 'an unknown date';
-  const date = new Date(at);
-  return Number.isNaN(date.getTime()) ? at : date.toISOString().slice(0, 10);
 }
 
 /** Later `last_at` first, then the larger id, so "the most recent" has one answer. */
@@ -99,7 +93,7 @@ export function decideProposal(
     return {
       outcome: 'refused',
       learning_id: rejected.id,
-      reason: `rejected by ${rejected.decided_by ?? 'a person'} on ${dayOf(rejected.decided_at)}`,
+      reason: `rejected by ${rejected.decided_by ?? 'a person'} on ${humanDay(rejected.decided_at)}`,
     };
   }
 

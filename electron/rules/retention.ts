@@ -20,13 +20,9 @@
  */
 import type { LearningState } from '../../shared/domain.js';
 import type { Settings } from './settings.js';
+import { utcDay } from './time.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** The UTC day (`YYYY-MM-DD`) of an instant. */
-export function utcDay(at: Date): string {
-  return at.toISOString().slice(0, 10);
-}
 
 /** The UTC day `days` whole days before `day`. */
 export function addDays(day: string, days: number): string {

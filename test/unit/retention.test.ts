@@ -6,8 +6,8 @@ import {
   isLapsedExpired,
   lapsedDeadline,
   retentionHorizon,
-  utcDay,
 } from '../../electron/rules/retention.js';
+import { utcDay } from '../../electron/rules/time.js';
 import { DEFAULT_SETTINGS, type Settings } from '../../electron/rules/settings.js';
 
 const DAY = 24 * 60 * 60 * 1000;

@@ -21,6 +21,7 @@ import { whyHelpRequestRefused } from '../../node/store/help.js';
 import { whyRunFinishRefused, whyRunStartRefused, type RecordedRun } from '../../node/store/runs.js';
 import { Refusal, requiredOption, type CliIo, type ParsedArgs } from '../command.js';
 import { existingFactory, peekLedger, peekLedgerOrNone, peekSettings } from '../ledgerAccess.js';
+import { humanDay } from '../../rules/time.js';
 
 /** Checks `raw` exactly as ingest would: the event and the line that would be appended, or a refusal. */
 export function validatedLine(raw: Record<string, unknown>): { event: FactoryEvent; line: string } {
@@ -92,7 +93,7 @@ function ledgerMatch(root: string, agent: string, text: string): { rejected: str
     const hit = matches.find((l) => l.state === 'rejected');
     const active = matches.find((l) => l.state === 'provisional' || l.state === 'confirmed');
     if (!hit) return { rejected: null, echoOf: active?.id ?? null };
-    const day = hit.decided_at ? hit.decided_at.slice(0, 10) : 'an unknown date';
+    const day = humanDay(hit.decided_at);
     return {
       rejected: `a person rejected this on ${day} (the same as learning ${hit.id}, rejected by ${hit.decided_by ?? 'a person'}); do not propose it again`,
       echoOf: null,

@@ -17,13 +17,14 @@
 import { ulid } from 'ulid';
 import { ApiError } from '../../../shared/api.js';
 import { Flags, type Chain, type FlagsChanged, type HelpCategory, type HelpRequest, type HelpState, type Run } from '../../../shared/domain.js';
-import { chainState, humanTime } from '../../rules/chains.js';
+import { chainState } from '../../rules/chains.js';
+import { humanTime, utcDay } from '../../rules/time.js';
 import type { HelpRequested } from '../../rules/events.js';
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
 import { flushOutbox } from '../outbox.js';
 import { journalDecision, type Replaying } from './journal.js';
-import { EventRefused } from './learnings.js';
+import { EventRefused, normTime } from './learnings.js';
 import { RUN_COLUMNS, toRun } from './runs.js';
 
 /** A `help.requested` event as this module reads it: the event's one declaration, without its type tag. */
@@ -39,12 +40,6 @@ export interface RunStartedFields {
   routes: readonly string[];
   at: string;
   answers?: string | undefined;
-}
-
-/** Time as the ledger stores it: RFC 3339 in UTC, so text order is time order. */
-function utc(at: string): string {
-  const d = new Date(at);
-  return Number.isNaN(d.getTime()) ? at : d.toISOString();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -195,7 +190,7 @@ export function applyHelpRequested(db: Db, event: HelpRequestedFields): HelpRequ
   if (refused !== null) throw new EventRefused(refused);
   const asked = stmt(db, 'SELECT workflow, flags, routes FROM runs WHERE run = ? AND agent = ?')
     .get(event.run, event.agent) as { workflow: string; flags: string; routes: string } | undefined;
-  const at = utc(event.at);
+  const at = normTime(event.at);
   stmt(
     db,
     `INSERT INTO help_requests (id, agent, run, chain, fatal, category, question, at, day, state,
@@ -210,7 +205,7 @@ export function applyHelpRequested(db: Db, event: HelpRequestedFields): HelpRequ
     event.category ?? null,
     event.question,
     at,
-    at.slice(0, 10),
+    utcDay(at),
     asked?.workflow ?? null,
     asked?.flags ?? null,
     asked?.routes ?? null,
@@ -246,7 +241,7 @@ export function recordChainRun(db: Db, event: RunStartedFields): void {
     event.workflow,
     JSON.stringify(event.flags),
     JSON.stringify(event.routes),
-    utc(event.at),
+    normTime(event.at),
   );
 }
 

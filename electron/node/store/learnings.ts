@@ -29,6 +29,7 @@ import {
 } from '../../rules/ledger.js';
 import { fingerprint, type Fingerprint } from '../../rules/sameness.js';
 import { screen } from '../../rules/screen.js';
+import { utcDay, utcTime } from '../../rules/time.js';
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
 import { LEARNING_COLUMNS, NEXT_CHANGED, toLearning } from './learningRows.js';
@@ -46,13 +47,9 @@ export class EventRefused extends Error {
 
 /** Canonical form of an event time, so times compare as text: `2026-01-02T03:04:05.000Z`. */
 export function normTime(at: string): string {
-  const date = new Date(at);
-  if (Number.isNaN(date.getTime())) throw new EventRefused(`"${at}" is not a valid time`);
-  return date.toISOString();
-}
-
-export function dayOf(at: string): string {
-  return at.slice(0, 10);
+  const time = utcTime(at);
+  if (time === null) throw new EventRefused(`"${at}" is not a valid time`);
+  return time;
 }
 
 interface HistoryLine {
@@ -75,7 +72,7 @@ export function addHistory(db: Db, h: HistoryLine): void {
   ).run(
     h.learning_id,
     h.at,
-    dayOf(h.at),
+    utcDay(h.at),
     h.kind,
     h.by ?? null,
     h.reason ?? null,
@@ -139,7 +136,7 @@ function logProposal(db: Db, p: ProposalInput, at: string, text: string, r: Omit
     db,
     `INSERT INTO proposals (at, day, agent, run, text, impact, outcome, learning_id, reason)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(at, dayOf(at), p.agent, p.run ?? null, text, p.impact, r.outcome, r.learning_id, r.reason);
+  ).run(at, utcDay(at), p.agent, p.run ?? null, text, p.impact, r.outcome, r.learning_id, r.reason);
 }
 
 const randomPool = new Uint8Array(4096);
