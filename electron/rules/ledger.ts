@@ -157,17 +157,6 @@ export function compareForRun(
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
-/** What a run of the agent is given: its active learnings in SPEC order, at most `maxPerRun`. */
-export function learningsForRun<L extends Pick<Learning, 'id' | 'state' | 'impact' | 'last_at'>>(
-  learnings: readonly L[],
-  maxPerRun: number,
-): L[] {
-  return learnings
-    .filter((l) => isActive(l.state))
-    .sort(compareForRun)
-    .slice(0, Math.max(0, maxPerRun));
-}
-
 /** The fields a person's decision overwrites, kept so that undo restores them exactly. */
 export interface DecisionSnapshot {
   state: LearningState;

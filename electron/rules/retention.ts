@@ -45,11 +45,6 @@ export function retentionHorizon(now: Date, settings: Pick<Settings, 'retention'
   return addDays(utcDay(now), -settings.retention.days);
 }
 
-/** Whether records of UTC day `day` are past the horizon (deleted by a sweep at `now`). */
-export function isDayExpired(day: string, now: Date, settings: Pick<Settings, 'retention'>): boolean {
-  return day < retentionHorizon(now, settings);
-}
-
 /** The UTC day an events file holds, from its name `YYYY-MM-DD.jsonl`; null for other names. */
 export function eventFileDay(name: string): string | null {
   const match = /^(\d{4}-\d{2}-\d{2})\.jsonl$/.exec(name);

@@ -13,6 +13,7 @@ import { matchingLearnings } from '../../electron/node/store/matching.js';
 import { insertLearning } from '../../electron/node/store/learnings.js';
 import type { LearningState } from '../../shared/domain.js';
 import { utcDay } from '../../electron/rules/time.js';
+import { addDays, retentionHorizon } from '../../electron/rules/retention.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const NOW = new Date('2026-11-29T12:00:00.000Z');
@@ -122,6 +123,14 @@ describe('sweeping events-like records by whole UTC day', () => {
       lapsed_learnings: 0,
       chains: 0,
     });
+  });
+
+  it('keeps the horizon day whole, even its first second, and deletes the last second of the day before', () => {
+    const horizon = retentionHorizon(NOW, settings());
+    addHelp('h_first_second', `${horizon}T00:00:00.000Z`);
+    addHelp('h_day_before', `${addDays(horizon, -1)}T23:59:59.999Z`);
+    sweep(db, factory, settings(), NOW);
+    expect(ids('help_requests')).toEqual(['h_first_second']);
   });
 
   it('a second sweep at the same time deletes nothing more and says so', () => {
