@@ -222,6 +222,8 @@ export const CALLS = {
       by: z.string().max(200).optional(),
       workflow: z.string().max(200).optional(),
       flags: Flags.optional(),
+      /** Changes to inherited flags, made on purpose (SPEC §5); refused together with `flags`. */
+      set_flags: Flags.optional(),
       routes: z.array(z.string().max(200)).max(100).optional(),
     }),
     HelpRequest,

@@ -38,6 +38,12 @@ export type RunOutcome = z.infer<typeof RunOutcome>;
 export const FlagValue = z.union([z.string(), z.number(), z.boolean()]);
 export const Flags = z.record(z.string(), FlagValue);
 export type Flags = z.infer<typeof Flags>;
+/**
+ * The flags a reply changed on purpose (SPEC §5): each changed key and the value the new chain
+ * would have inherited, `null` when the key was not set, so the change can be seen and undone.
+ */
+export const FlagsChanged = z.record(z.string(), FlagValue.nullable());
+export type FlagsChanged = z.infer<typeof FlagsChanged>;
 
 const Time = z.string();
 const NullableTime = Time.nullable();
@@ -145,6 +151,8 @@ export const HelpRequest = z.object({
   responder: z.string().nullable(),
   answered_at: NullableTime,
   continued_as: z.string().nullable(),
+  /** Set by a reply that changed inherited flags: the keys and their inherited values. */
+  flags_changed: FlagsChanged.nullable(),
 });
 export type HelpRequest = z.infer<typeof HelpRequest>;
 

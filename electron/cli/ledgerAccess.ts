@@ -34,7 +34,7 @@ import { damageProblem, ledgerProblem, openFactoryLedger } from '../node/backup.
 import { assertFactory, FactoryMissingError, isFactory } from '../node/factory.js';
 import { faultMessage } from '../node/faults.js';
 import { flushJournal } from '../node/journal.js';
-import { ledgerSettings, SettingsSource } from '../node/settingsFile.js';
+import { lastGoodFrom, ledgerSettings, SettingsSource } from '../node/settingsFile.js';
 import { isDamage, LedgerOpenError, ledgerPath, openDb, type Db } from '../node/store/db.js';
 import { readLastGoodSettings } from '../node/store/meta.js';
 import type { Settings } from '../rules/settings.js';
@@ -236,14 +236,8 @@ export function peekLedgerOrNone<T>(root: string, look: (db: Db | null) => T): T
  * file's, else the last good ones the ledger keeps; a refused file is reported on stderr.
  */
 export function peekSettings(root: string, io: CliIo): { settings: Settings; error: string | null } {
-  const lastGood = peekLedger(root, (db) => {
-    try {
-      return readLastGoodSettings(db);
-    } catch {
-      return null;
-    }
-  });
-  const source = new SettingsSource(root, { lastGood });
+  const last = peekLedger(root, (db) => lastGoodFrom(() => readLastGoodSettings(db))) ?? { lastGood: null };
+  const source = new SettingsSource(root, last);
   reportSettings(source, io);
   return { settings: source.current(), error: source.error() };
 }

@@ -27,6 +27,7 @@ import { copyLedgerInWorker, type WorkerOutcome } from './ledgerWorker.js';
 import { SCHEMA_VERSION } from './store/schema.js';
 import { factoryPaths, namesIn } from './factory.js';
 import { REAL_CLOCK, type SchedulerClock } from './sweep.js';
+import { fileTime } from '../rules/time.js';
 
 export const KEEP_BACKUPS = 7;
 export const BACKUP_EVERY_MS = 24 * 60 * 60 * 1000;
@@ -299,11 +300,6 @@ export function diagnoseLedger(factory: string): LedgerProblem | null {
     if (error instanceof LedgerOpenError) return ledgerProblem(factory, error);
     throw error;
   }
-}
-
-/** `2026-11-29T20-33-37-123Z`: a time for file names. */
-function fileTime(at: Date): string {
-  return at.toISOString().replace(/[:.]/g, '-');
 }
 
 export interface RestoreResult {

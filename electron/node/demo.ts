@@ -23,6 +23,7 @@ import { flushJournal } from './journal.js';
 import { ingestSync } from './ingest.js';
 import { factoryPaths } from './factory.js';
 import { seededRandom } from '../rules/seededRandom.js';
+import { utcDay } from '../rules/time.js';
 
 export const DEMO_SETTINGS_TOML = `# Layover Desk settings for this factory (demo).
 [learnings]
@@ -180,7 +181,7 @@ export function createDemoFactory(dir: string, options: DemoOptions = {}): DemoS
   let events = 0;
 
   const write = (line: string, at: number) => {
-    const file = path.join(paths.events, `${new Date(at).toISOString().slice(0, 10)}.jsonl`);
+    const file = path.join(paths.events, `${utcDay(new Date(at))}.jsonl`);
     fs.appendFileSync(file, `${line}\n`);
     events++;
   };

@@ -11,9 +11,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-
-/** Longest event line the Desk reads; the agent-side CLI refuses to write a longer one. */
-export const MAX_EVENT_LINE_BYTES = 64 * 1024;
+import { MAX_LINE_BYTES } from '../rules/events.js';
+import { utcDay } from '../rules/time.js';
 
 export interface FactoryPaths {
   root: string;
@@ -72,7 +71,7 @@ export function isFactory(dir: string): boolean {
 
 /** The events file of the UTC day of `now`: `events/YYYY-MM-DD.jsonl`. */
 export function eventsFileFor(factory: string, now: Date = new Date()): string {
-  return path.join(factoryPaths(factory).events, `${now.toISOString().slice(0, 10)}.jsonl`);
+  return path.join(factoryPaths(factory).events, `${utcDay(now)}.jsonl`);
 }
 
 /** The export of an agent's learnings. The agent name must already be validated (a file name). */
@@ -130,8 +129,9 @@ export function appendEventLine(factory: string, line: string, now: Date = new D
   const root = assertFactory(factory);
   if (line.includes('\n')) throw new Error('an event line cannot hold a newline');
   const bytes = Buffer.from(`${line}\n`, 'utf8');
-  if (bytes.length - 1 > MAX_EVENT_LINE_BYTES) {
-    throw new Error(`the event is ${bytes.length - 1} bytes; an event line holds at most ${MAX_EVENT_LINE_BYTES}`);
+  // The limit ingest reads with: a longer line written here would only be refused there.
+  if (bytes.length - 1 > MAX_LINE_BYTES) {
+    throw new Error(`the event is ${bytes.length - 1} bytes; an event line holds at most ${MAX_LINE_BYTES}`);
   }
   const file = eventsFileFor(root, now);
   fs.mkdirSync(path.dirname(file), { recursive: true });

@@ -19,19 +19,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Settings } from '../rules/settings.js';
-import { MAX_LINE_BYTES, parseEventLine, type FactoryEvent } from '../rules/events.js';
+import { MAX_LINE_BYTES, MAX_LINE_SIZE, parseEventLine, type FactoryEvent } from '../rules/events.js';
 import type { Db } from './store/db.js';
 import { stmt } from './store/statements.js';
 import { EventRefused, markExportPending } from './store/learnings.js';
 import { applyProposal } from './store/proposals.js';
 import { applyRunFinished, applyRunStarted, recordedRun, whyRunFinishRefused, whyRunStartRefused, type RecordedRun } from './store/runs.js';
-import { applyHelpRequested, recordChainRun } from './store/help.js';
+import { applyHelpRequested, helpIdRecorded, recordChainRun } from './store/help.js';
 import { exportPending } from './exporter.js';
 import { forgetMatchIndex, syncMatchIndex } from './store/matching.js';
 import { SEAL_BYTES, refuseFile, refusedFiles, sealOf, storedPosition, type StoredPosition } from './store/eventFiles.js';
 import { alreadyApplied } from './store/reread.js';
 import { abandonLearningBatch, beginLearningBatch, endLearningBatch } from './store/learningWrites.js';
 import { factoryPaths } from './factory.js';
+import { utcDay } from '../rules/time.js';
 
 export interface RefusedRef {
   file: string;
@@ -155,9 +156,6 @@ function applyEvent(db: Db, event: FactoryEvent, settings: Settings, fatal: stri
       break;
     }
     case 'help.requested': {
-      if (stmt(db, 'SELECT 1 FROM help_requests WHERE id = ?').get(event.id) !== undefined) {
-        throw new EventRefused(`help request ${event.id} was already recorded (duplicate id)`);
-      }
       const request = applyHelpRequested(db, event);
       if (request.fatal && request.state === 'open') fatal.push(request.id);
       break;
@@ -167,10 +165,10 @@ function applyEvent(db: Db, event: FactoryEvent, settings: Settings, fatal: stri
 
 /** Why a line is not an event, or null with the event. */
 function readLine(line: Line): { event: FactoryEvent } | { reason: string } | null {
-  if (line.tooLong !== undefined) return { reason: `the line is ${line.tooLong} bytes, longer than 64 KiB` };
+  if (line.tooLong !== undefined) return { reason: `the line is ${line.tooLong} bytes, longer than ${MAX_LINE_SIZE}` };
   let bytes = line.bytes;
   if (bytes.length > 0 && bytes[bytes.length - 1] === 0x0d) bytes = bytes.subarray(0, bytes.length - 1);
-  if (bytes.length > MAX_LINE_BYTES) return { reason: `the line is ${bytes.length} bytes, longer than 64 KiB` };
+  if (bytes.length > MAX_LINE_BYTES) return { reason: `the line is ${bytes.length} bytes, longer than ${MAX_LINE_SIZE}` };
   let text: string;
   try {
     text = utf8.decode(bytes);
@@ -214,7 +212,7 @@ function applyBatch(
   careful = false,
 ): BatchOutcome {
   const display = `events/${file}`;
-  const fileDay = /^\d{4}-\d{2}-\d{2}/.exec(file)?.[0] ?? now.toISOString().slice(0, 10);
+  const fileDay = /^\d{4}-\d{2}-\d{2}/.exec(file)?.[0] ?? utcDay(now);
   const refuse = stmt(
     db,
     'INSERT INTO refused_lines (file, line, reason, excerpt, seen_at, day) VALUES (?, ?, ?, ?, ?, ?)',
@@ -412,7 +410,7 @@ export function runAsIngestWillSee(db: Db | null, factory: string, run: string):
  */
 export function helpIdTakenAsIngestWillSee(db: Db | null, factory: string, id: string): boolean {
   const read = (): boolean => {
-    if (db && stmt(db, 'SELECT 1 FROM help_requests WHERE id = ?').get(id) !== undefined) return true;
+    if (db && helpIdRecorded(db, id)) return true;
     for (const event of pendingEvents(db, factory)) {
       if (event.type === 'help.requested' && event.id === id) return true;
     }

@@ -120,7 +120,12 @@ function replay(db: Db, factory: string, entry: JournalEntry): void {
       undoDecisions(db, learningIdsNow(db, entry.learnings), { by: entry.by, now }, replaying);
       break;
     case 'reply': {
-      const input = { id: entry.id, answer: entry.answer, by: entry.by, workflow: entry.workflow, flags: entry.flags, routes: entry.routes };
+      // A reply that changed inherited flags is made again as that change, so the rebuilt request
+      // records the same flags_changed; any other reply states the flags it gave the chain.
+      const changes = entry.flags_changed
+        ? { set_flags: Object.fromEntries(Object.keys(entry.flags_changed).map((key) => [key, entry.flags[key]!])) }
+        : { flags: entry.flags };
+      const input = { id: entry.id, answer: entry.answer, by: entry.by, workflow: entry.workflow, routes: entry.routes, ...changes };
       reply(db, factory, input, entry.by, () => now, { ...replaying, chain: entry.chain });
       break;
     }

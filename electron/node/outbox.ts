@@ -42,8 +42,3 @@ export function flushOutbox(db: Db, factory: string): number {
   }
   return written;
 }
-
-/** How many files are still owed (for a status line). */
-export function pendingOutbox(db: Db): number {
-  return (db.prepare('SELECT COUNT(*) AS n FROM outbox').get() as { n: number }).n;
-}

@@ -40,17 +40,39 @@ function sameReading(a: Reading, b: Reading): boolean {
 export interface SettingsSourceOptions {
   /** The settings last in force (kept by an earlier process): in force while the file is bad. Default: the defaults. */
   lastGood?: Settings | null;
+  /** Why the last good settings could not be read, if they could not: reported by `error()`. */
+  lastGoodProblem?: string | null;
   /**
    * Told the settings each time a good file (or no file: the defaults) is read, to keep them as
-   * the last good ones. Best effort: an error it throws is ignored, the settings stay in force.
+   * the last good ones. The settings stay in force when it throws; `error()` says they were not
+   * kept, because the next process would then start from older ones.
    */
   onGood?: (settings: Settings) => void;
+}
+
+/**
+ * The last good settings as `read` gives them, and why they could not be read when it throws:
+ * an unreadable record is reported, never taken silently for "none" (the defaults).
+ */
+export function lastGoodFrom(read: () => Settings | null): Pick<SettingsSourceOptions, 'lastGood' | 'lastGoodProblem'> {
+  try {
+    return { lastGood: read(), lastGoodProblem: null };
+  } catch (error) {
+    return {
+      lastGood: null,
+      lastGoodProblem:
+        `the last good settings kept in the ledger cannot be read (${(error as Error).message}); ` +
+        'while layover.toml is refused the defaults are in force instead',
+    };
+  }
 }
 
 export class SettingsSource {
   readonly path: string;
   private settings: Settings;
   private problem: string | null = null;
+  /** Why the last good settings could not be read or kept; cleared once they are kept again. */
+  private keepProblem: string | null;
   private warned: string[] = [];
   private lastReading: Reading = { absent: true };
   private readonly onGood: ((settings: Settings) => void) | undefined;
@@ -58,6 +80,7 @@ export class SettingsSource {
   constructor(factoryDir: string, options: SettingsSourceOptions = {}) {
     this.path = join(factoryDir, SETTINGS_FILE);
     this.settings = options.lastGood ?? DEFAULT_SETTINGS;
+    this.keepProblem = options.lastGoodProblem ?? null;
     this.onGood = options.onGood;
     this.reload();
   }
@@ -67,9 +90,13 @@ export class SettingsSource {
     return this.settings;
   }
 
-  /** Why the file on disk is not in force, until it is fixed; null when it is. */
+  /**
+   * Why the file on disk is not in force, until it is fixed, and why the last good settings
+   * could not be read or kept; null when nothing is wrong.
+   */
   error(): string | null {
-    return this.problem;
+    const problems = [this.problem, this.keepProblem].filter((p): p is string => p !== null);
+    return problems.length > 0 ? problems.join('; ') : null;
   }
 
   /** Unknown keys and sections in the file on disk, in force or refused. */
@@ -130,10 +157,15 @@ export class SettingsSource {
   private good(settings: Settings): void {
     this.settings = settings;
     this.problem = null;
+    if (!this.onGood) return;
     try {
-      this.onGood?.(settings);
-    } catch {
-      // Keeping them is for the next process; this one has them in force either way.
+      this.onGood(settings);
+      this.keepProblem = null;
+    } catch (error) {
+      // This process has them in force either way; the next one would start from older ones.
+      this.keepProblem =
+        `the settings in force could not be kept as the last good ones (${(error as Error).message}); ` +
+        'the next start may use older settings';
     }
   }
 }
@@ -144,11 +176,6 @@ export class SettingsSource {
  * `keep` is false: a ledger not yet checked (the Desk at start) is only read, never written.
  */
 export function ledgerSettings(factoryDir: string, db: Db, keep = true): SettingsSource {
-  let lastGood: Settings | null = null;
-  try {
-    lastGood = readLastGoodSettings(db);
-  } catch {
-    // an unreadable record is no last good settings: the defaults, as the first time
-  }
-  return new SettingsSource(factoryDir, keep ? { lastGood, onGood: (settings) => saveLastGoodSettings(db, settings) } : { lastGood });
+  const last = lastGoodFrom(() => readLastGoodSettings(db));
+  return new SettingsSource(factoryDir, keep ? { ...last, onGood: (settings) => saveLastGoodSettings(db, settings) } : last);
 }

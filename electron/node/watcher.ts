@@ -49,6 +49,8 @@ export class EventsWatcher {
   private trailing: NodeJS.Timeout | null = null;
   private stopped = true;
   private abort = new AbortController();
+  /** Why watching events/ failed, kept until the next start: catch-ups that work do not fix it. */
+  private watchError: string | null = null;
   private state: WatcherStatus;
 
   constructor(private readonly options: WatcherOptions) {
@@ -81,8 +83,10 @@ export class EventsWatcher {
       persistent: true,
     });
     const poke = () => this.poke();
+    this.watchError = null;
     this.watcher.on('add', poke).on('change', poke).on('error', (error) => {
-      this.setStatus({ state: 'error', error: `watching ${dir} failed: ${(error as Error).message}` });
+      this.watchError = `watching ${dir} failed: ${(error as Error).message}`;
+      this.setStatus({ state: 'error', error: this.watchError });
     });
     await new Promise<void>((resolve) => this.watcher!.once('ready', () => resolve()));
     this.request();
@@ -152,22 +156,31 @@ export class EventsWatcher {
         continue;
       }
       if (this.stopped) return;
+      // A catch-up that worked does not mean watching works again: new lines might never be
+      // noticed, so a watch error stays in the status until the watcher is started again.
       this.setStatus({
-        state: 'watching',
+        state: this.watchError === null ? 'watching' : 'error',
         // A file refused as a whole stays in the status bar until it is read again.
-        error: result.refused_files.length > 0 ? result.refused_files.map((f) => `${f.file} is refused: ${f.reason}`).join('; ') : null,
+        error:
+          this.watchError ??
+          (result.refused_files.length > 0 ? result.refused_files.map((f) => `${f.file} is refused: ${f.reason}`).join('; ') : null),
         done_bytes: result.done_bytes,
         total_bytes: result.total_bytes,
         last_event_at: result.last_event_at ?? this.state.last_event_at,
       });
       if (result.applied > 0 || result.refused.length > 0 || result.exported.length > 0) {
-        this.options.onChange?.({
-          applied: result.applied,
-          refused: result.refused.length,
-          agents: result.exported,
-          fatal_help: result.fatal_help,
-          runs_finished: result.runs_finished,
-        });
+        try {
+          this.options.onChange?.({
+            applied: result.applied,
+            refused: result.refused.length,
+            agents: result.exported,
+            fatal_help: result.fatal_help,
+            runs_finished: result.runs_finished,
+          });
+        } catch (error) {
+          // The events are in the ledger; what shows them did not hear of it, and must say so.
+          this.setStatus({ state: 'error', error: `the events were read, but telling the window failed: ${(error as Error).message}` });
+        }
       }
     } while (this.again && !this.stopped);
   }

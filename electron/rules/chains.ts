@@ -32,9 +32,3 @@ export function chainState(facts: ChainFacts): ChainState {
   return facts.startedByReply ? 'running' : 'finished';
 }
 
-/** "2026-11-29 14:02 UTC", for refusals a person reads. */
-export function humanTime(iso: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  return `${d.toISOString().slice(0, 10)} ${d.toISOString().slice(11, 16)} UTC`;
-}

@@ -58,6 +58,8 @@ export function isAgentName(name: string): boolean {
 
 /** The most one line may hold, in UTF-8 bytes: the factory writes each event with one append. */
 export const MAX_LINE_BYTES = 64 * 1024;
+/** The limit as messages name it. */
+export const MAX_LINE_SIZE = `${MAX_LINE_BYTES / 1024} KiB`;
 
 /** Longest identifier (run, chain, help request, workflow), in characters. */
 export const MAX_ID_LENGTH = 200;
@@ -230,7 +232,7 @@ function isRealTime(at: string): boolean {
 }
 
 /** Checks an RFC 3339 timestamp and gives it back as an ISO string in UTC. */
-function timestamp(fields: Fields): string {
+function atField(fields: Fields): string {
   const at = string(fields, 'at');
   if (!isRealTime(at)) {
     throw new Refused(`"at" ${quote(at)} is not an RFC 3339 timestamp with a time zone, such as 2026-09-16T10:00:00Z`);
@@ -361,7 +363,7 @@ const PARSERS: Record<EventType, (fields: Fields, at: string) => FactoryEvent> =
 
 function parse(line: string): FactoryEvent {
   if (line.includes('\u0000')) throw new Refused('the line holds a NUL byte');
-  if (utf8LengthExceeds(line, MAX_LINE_BYTES)) throw new Refused('the line is longer than 64 KiB');
+  if (utf8LengthExceeds(line, MAX_LINE_BYTES)) throw new Refused(`the line is longer than ${MAX_LINE_SIZE}`);
   if (line.trim().length === 0) throw new Refused('the line is empty');
 
   let parsed: unknown;
@@ -374,7 +376,7 @@ function parse(line: string): FactoryEvent {
 
   const type = oneOf('type', field(parsed, 'type'), EVENT_TYPES);
   try {
-    return PARSERS[type](parsed, timestamp(parsed));
+    return PARSERS[type](parsed, atField(parsed));
   } catch (error) {
     if (error instanceof Refused) throw new Refused(`${type}: ${error.message}`);
     throw error;

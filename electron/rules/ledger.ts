@@ -14,6 +14,7 @@
  *   run that did not see a learning is no evidence against it.
  */
 import type { Impact, Learning, LearningState } from '../../shared/domain.js';
+import { humanDay } from './time.js';
 
 /** The settings these rules read (a subset of `layover.toml`'s `[learnings]`). */
 export interface LedgerSettings {
@@ -45,13 +46,6 @@ const ACTIVE: ReadonlySet<LearningState> = new Set(['provisional', 'confirmed'])
 
 export function isActive(state: LearningState): boolean {
   return ACTIVE.has(state);
-}
-
-/** The UTC day of an RFC 3339 time, as the refusal message shows it. */
-function dayOf(at: string | null): string {
-  if (!at) return 'an unknown date';
-  const date = new Date(at);
-  return Number.isNaN(date.getTime()) ? at : date.toISOString().slice(0, 10);
 }
 
 /** Later `last_at` first, then the larger id, so "the most recent" has one answer. */
@@ -99,7 +93,7 @@ export function decideProposal(
     return {
       outcome: 'refused',
       learning_id: rejected.id,
-      reason: `rejected by ${rejected.decided_by ?? 'a person'} on ${dayOf(rejected.decided_at)}`,
+      reason: `rejected by ${rejected.decided_by ?? 'a person'} on ${humanDay(rejected.decided_at)}`,
     };
   }
 
@@ -161,17 +155,6 @@ export function compareForRun(
   if (byImpact !== 0) return byImpact;
   if (a.last_at !== b.last_at) return a.last_at < b.last_at ? 1 : -1;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-}
-
-/** What a run of the agent is given: its active learnings in SPEC order, at most `maxPerRun`. */
-export function learningsForRun<L extends Pick<Learning, 'id' | 'state' | 'impact' | 'last_at'>>(
-  learnings: readonly L[],
-  maxPerRun: number,
-): L[] {
-  return learnings
-    .filter((l) => isActive(l.state))
-    .sort(compareForRun)
-    .slice(0, Math.max(0, maxPerRun));
 }
 
 /** The fields a person's decision overwrites, kept so that undo restores them exactly. */

@@ -20,13 +20,9 @@
  */
 import type { LearningState } from '../../shared/domain.js';
 import type { Settings } from './settings.js';
+import { utcDay } from './time.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** The UTC day (`YYYY-MM-DD`) of an instant. */
-export function utcDay(at: Date): string {
-  return at.toISOString().slice(0, 10);
-}
 
 /** The UTC day `days` whole days before `day`. */
 export function addDays(day: string, days: number): string {
@@ -47,11 +43,6 @@ export function addDays(day: string, days: number): string {
  */
 export function retentionHorizon(now: Date, settings: Pick<Settings, 'retention'>): string {
   return addDays(utcDay(now), -settings.retention.days);
-}
-
-/** Whether records of UTC day `day` are past the horizon (deleted by a sweep at `now`). */
-export function isDayExpired(day: string, now: Date, settings: Pick<Settings, 'retention'>): boolean {
-  return day < retentionHorizon(now, settings);
 }
 
 /** The UTC day an events file holds, from its name `YYYY-MM-DD.jsonl`; null for other names. */

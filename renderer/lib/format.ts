@@ -56,37 +56,6 @@ export function formatFlags(flags: Flags | null): string {
   return entries.map(([k, v]) => `${k}=${String(v)}`).join(', ');
 }
 
-export interface ParsedFlags {
-  flags: Flags;
-  problems: string[];
-}
-
-/** Parses `key=value` lines; `true`/`false` become booleans and plain numbers become numbers. */
-export function parseFlags(text: string): ParsedFlags {
-  const flags: Flags = {};
-  const problems: string[] = [];
-  text.split(/\r?\n/).forEach((raw, index) => {
-    const line = raw.trim();
-    if (!line || line.startsWith('#')) return;
-    const eq = line.indexOf('=');
-    if (eq <= 0) {
-      problems.push(`line ${index + 1}: expected key=value`);
-      return;
-    }
-    const key = line.slice(0, eq).trim();
-    const value = line.slice(eq + 1).trim();
-    if (!key) {
-      problems.push(`line ${index + 1}: the key is empty`);
-      return;
-    }
-    if (value === 'true') flags[key] = true;
-    else if (value === 'false') flags[key] = false;
-    else if (/^-?\d+(\.\d+)?$/.test(value)) flags[key] = Number(value);
-    else flags[key] = value;
-  });
-  return { flags, problems };
-}
-
 export function parseRoutes(text: string): string[] {
   return text
     .split(/[\n,]/)

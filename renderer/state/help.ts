@@ -3,9 +3,10 @@
  * Drafts live here, not in the form, so a refresh (live push, re-render) never loses what was typed.
  */
 import { createStore } from 'zustand/vanilla';
-import type { CallOutput, DeskApi } from '../../shared/api.js';
+import { MAX_PAGE, type CallOutput, type DeskApi } from '../../shared/api.js';
 import type { HelpRequest } from '../../shared/domain.js';
-import { parseFlags, parseRoutes } from '../lib/format.js';
+import { parseFlagLines } from '../../shared/flags.js';
+import { parseRoutes } from '../lib/format.js';
 import { messageOf } from './errors.js';
 import { rememberResponder } from './responder.js';
 
@@ -53,16 +54,6 @@ export interface HelpState {
   resolve(id: string, by: string): Promise<boolean>;
 }
 
-function rank(r: HelpRequest): number {
-  if (r.fatal && r.awaiting_human) return 0;
-  if (r.fatal) return 1;
-  return 2;
-}
-
-export function orderRequests(rows: HelpRequest[]): HelpRequest[] {
-  return [...rows].sort((a, b) => rank(a) - rank(b) || (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
-}
-
 /** Why Send is refused right now, or null when the reply may go. */
 export function replyProblem(request: HelpRequest, draft: Draft): string | null {
   if (request.state !== 'open') return `This request is already ${request.state}.`;
@@ -70,12 +61,12 @@ export function replyProblem(request: HelpRequest, draft: Draft): string | null 
   if (request.flags === null) {
     const missing: string[] = [];
     if (!draft.workflow.trim()) missing.push('the workflow');
-    const parsed = parseFlags(draft.flags);
+    const parsed = parseFlagLines(draft.flags);
     const stated = Object.keys(parsed.flags).length > 0 || parsed.problems.length > 0;
     if (draft.noFlags && stated) {
       return 'You ticked “This workflow takes no flags” and also wrote flags: clear one of the two.';
     }
-    if (parsed.problems.length > 0) return `The flags do not read as key=value lines (${parsed.problems.join('; ')}).`;
+    if (parsed.problems.length > 0) return `The flags cannot be read (${parsed.problems.join('; ')}).`;
     if (!draft.noFlags && Object.keys(parsed.flags).length === 0) missing.push('its flags (or tick “This workflow takes no flags”)');
     if (missing.length > 0) {
       return `The asking run's flags are unknown, so the new chain cannot inherit them: state ${missing.join(' and ')} before sending.`;
@@ -100,8 +91,10 @@ export function createHelpStore(api: DeskApi) {
     pending: {},
     async load() {
       try {
-        const result = await api.call('help.list', { open: true, limit: 1000 });
-        set({ rows: orderRequests(result.rows), total: result.total, loadError: null, loaded: true });
+        // The Desk's order (listHelp: requests holding their chain first, newest first), never a
+        // second ranking here that could disagree with the CLI's listing of the same requests.
+        const result = await api.call('help.list', { open: true, limit: MAX_PAGE });
+        set({ rows: result.rows, total: result.total, loadError: null, loaded: true });
         if (get().selectedId) await get().loadDetail();
       } catch (error) {
         set({ loadError: messageOf(error), loaded: true });
@@ -156,7 +149,7 @@ export function createHelpStore(api: DeskApi) {
       if (by) input.by = by;
       if (request.flags === null) {
         input.workflow = draft.workflow.trim();
-        input.flags = draft.noFlags ? {} : parseFlags(draft.flags).flags;
+        input.flags = draft.noFlags ? {} : parseFlagLines(draft.flags).flags;
         const routes = parseRoutes(draft.routes);
         if (routes.length > 0) input.routes = routes;
       }

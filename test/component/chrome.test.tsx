@@ -56,12 +56,14 @@ describe('window chrome', () => {
     expect(desk.calls.some((c) => c.channel === 'help.reply')).toBe(true);
   });
 
-  it('has a main landmark, the title, and orders fatal requests of waiting chains first with a badge', async () => {
+  it('has a main landmark, the title, and lists help requests in the order the Desk gives them, with a badge', async () => {
     window.location.hash = '#/needs';
+    // Listed by the Desk in this order (its listing is the one rule, tested in help.test.ts): the
+    // window must not re-rank them, even where a ranking of its own would put the fatal one first.
     const desk = new FakeDesk({
       requests: [
         makeRequest({ id: 'h_a', fatal: false, awaiting_human: false, question: 'Minor question', at: '2026-01-03T00:00:00Z' }),
-        makeRequest({ id: 'h_b', fatal: true, awaiting_human: true, question: 'Blocking question', at: '2026-01-01T00:00:00Z' }),
+        makeRequest({ id: 'h_b', fatal: true, awaiting_human: false, question: 'Blocking question', at: '2026-01-01T00:00:00Z' }),
       ],
     });
     render(<App api={desk} />);
@@ -69,7 +71,7 @@ describe('window chrome', () => {
     expect(document.title).toBe('Layover Desk');
     await screen.findByText('Blocking question');
     const items = [...document.querySelectorAll('[data-request]')].map((e) => e.getAttribute('data-request'));
-    expect(items).toEqual(['h_b', 'h_a']);
+    expect(items).toEqual(['h_a', 'h_b']);
     expect(screen.getByRole('link', { name: /Needs you/ }).textContent).toContain('2');
   });
 

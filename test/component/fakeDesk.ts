@@ -66,6 +66,7 @@ export function makeRequest(patch: Partial<HelpRequest> = {}): HelpRequest {
     responder: null,
     answered_at: null,
     continued_as: null,
+    flags_changed: null,
     ...patch,
   };
 }

@@ -5,6 +5,7 @@ import { ApiError } from '../../shared/api.js';
 import { App } from '../../renderer/App.js';
 import { RESPONDER_KEY } from '../../renderer/state/responder.js';
 import { FakeDesk, makeRequest } from './fakeDesk.js';
+import { parseFlagOptions } from '../../electron/cli/flags.js';
 
 function start(desk: FakeDesk) {
   window.location.hash = '#/needs';
@@ -59,6 +60,33 @@ describe('reply form', () => {
     const reply = desk.calls.find((c) => c.channel === 'help.reply')!.input as Record<string, unknown>;
     expect(reply.workflow).toBe('release');
     expect(reply.flags).toEqual({ publish: false, retries: 2 });
+  });
+
+  it('sends the same flags from the form as the CLI reads from the same key=value text', async () => {
+    const typed = ['version=1.10', 'big=12345678901234567890', 'rate=1.5', 'publish=true'];
+    const desk = new FakeDesk({ requests: [makeRequest({ workflow: null, flags: null, routes: null })] });
+    start(desk);
+    fireEvent.change(await screen.findByLabelText('Answer (required)'), { target: { value: 'Go ahead.' } });
+    fireEvent.change(screen.getByLabelText('Workflow (required)'), { target: { value: 'release' } });
+    fireEvent.change(screen.getByLabelText(/Flags, one key=value per line/), { target: { value: typed.join('\n') } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send reply' }));
+    await screen.findByText(/Answered by/);
+    const reply = desk.calls.find((c) => c.channel === 'help.reply')!.input as Record<string, unknown>;
+    expect(reply.flags).toEqual({ version: '1.10', big: '12345678901234567890', rate: 1.5, publish: true });
+    expect(reply.flags).toEqual(parseFlagOptions(typed));
+  });
+
+  it('refuses a flag given twice in the form, naming the key, as the CLI does', async () => {
+    const desk = new FakeDesk({ requests: [makeRequest({ workflow: null, flags: null, routes: null })] });
+    start(desk);
+    fireEvent.change(await screen.findByLabelText('Answer (required)'), { target: { value: 'Go ahead.' } });
+    fireEvent.change(screen.getByLabelText('Workflow (required)'), { target: { value: 'release' } });
+    fireEvent.change(screen.getByLabelText(/Flags, one key=value per line/), { target: { value: 'publish=false\npublish=true' } });
+    const send = screen.getByRole('button', { name: 'Send reply' }) as HTMLButtonElement;
+    expect(send.disabled).toBe(true);
+    expect(screen.getByText(/the flag "publish" is given more than once/)).toBeTruthy();
+    expect(() => parseFlagOptions(['publish=false', 'publish=true'])).toThrow(/the flag "publish" is given more than once/);
+    expect(desk.calls.some((c) => c.channel === 'help.reply')).toBe(false);
   });
 
   it('answers a legacy request whose workflow takes no flags once that is stated explicitly', async () => {

@@ -74,7 +74,7 @@ describe('help requests through the CLI', () => {
     const [request] = await requests();
     expect(Object.keys(request!)).toEqual([
       'id', 'agent', 'run', 'chain', 'fatal', 'category', 'question', 'at', 'state', 'workflow', 'flags', 'routes',
-      'awaiting_human', 'answer', 'responder', 'answered_at', 'continued_as',
+      'awaiting_human', 'answer', 'responder', 'answered_at', 'continued_as', 'flags_changed',
     ]);
     expect(request).toMatchObject({ id: 'hlp_1', category: 'access', state: 'open', fatal: true, awaiting_human: true });
   });
@@ -138,6 +138,51 @@ describe('help requests through the CLI', () => {
     expect(stated.code).toBe(0);
     const chain = (JSON.parse(stated.stdout) as Record<string, unknown>).continued_as as string;
     expect(readChainFile(chain)).toMatchObject({ workflow: 'release', flags: { publish: true, attempts: 2 }, routes: ['github'] });
+  });
+
+  it('changes one inherited flag with --set-flag, keeps the others, and records the key and its inherited value in the chain file and on the request', async () => {
+    write(runStarted('run_1', 'chn_a', '2026-11-29T10:00:00Z'), helpRequested('hlp_1', 'run_1', 'chn_a', '2026-11-29T10:05:00Z'));
+    await ingest();
+    const result = await cli('reply', '--request', 'hlp_1', '--by', 'Ana', '--answer', 'yes, publish', '--set-flag', 'publish=false', '--set-flag', 'tier=gold');
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('  changed publish: true -> false\n');
+    expect(result.stdout).toContain('  changed tier: (not set) -> gold\n');
+    const [request] = await requests();
+    expect(request).toMatchObject({ state: 'answered', flags: { publish: true, attempts: 3 }, flags_changed: { publish: true, tier: null } });
+    expect(readChainFile(request!.continued_as as string)).toMatchObject({
+      flags: { publish: false, attempts: 3, tier: 'gold' },
+      flags_changed: { publish: true, tier: null },
+    });
+  });
+
+  it('records no flags_changed for a reply that inherits the flags unchanged', async () => {
+    write(runStarted('run_1', 'chn_a', '2026-11-29T10:00:00Z'), helpRequested('hlp_1', 'run_1', 'chn_a', '2026-11-29T10:05:00Z'));
+    await ingest();
+    expect((await cli('reply', '--request', 'hlp_1', '--by', 'Ana', '--answer', 'go')).code).toBe(0);
+    const [request] = await requests();
+    expect(request?.flags_changed).toBeNull();
+    expect(readChainFile(request!.continued_as as string)).not.toHaveProperty('flags_changed');
+  });
+
+  it('refuses a --set-flag that changes nothing, one given with --flag, and one for a request whose flags are unknown, and starts no chain', async () => {
+    write(
+      runStarted('run_1', 'chn_a', '2026-11-29T10:00:00Z'),
+      helpRequested('hlp_1', 'run_1', 'chn_a', '2026-11-29T10:05:00Z'),
+      helpRequested('hlp_old', 'run_gone', 'chn_old', '2026-11-29T10:06:00Z'),
+    );
+    await ingest();
+    const same = await cli('reply', '--request', 'hlp_1', '--answer', 'go', '--set-flag', 'publish=true');
+    expect(same.code).toBe(2);
+    expect(same.stderr).toMatch(/--set-flag publish=true changes nothing: hlp_1 already has publish=true/);
+    const both = await cli('reply', '--request', 'hlp_1', '--answer', 'go', '--set-flag', 'publish=false', '--flag', 'publish=false');
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/use one of the two/);
+    const unknown = await cli('reply', '--request', 'hlp_old', '--answer', 'go', '--workflow', 'release', '--set-flag', 'publish=false');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown, so there is nothing to change/);
+    expect(chainFiles()).toEqual([]);
+    expect((await requests()).map((r) => r.state)).toEqual(['open', 'open']);
   });
 
   it('refuses a double reply naming the first responder', async () => {
@@ -295,7 +340,19 @@ describe('categories', () => {
     await cli('ingest');
     expect((await requests()).map((r) => r.question)).toEqual(['first']);
     const rows = queryLedger<{ reason: string }>(factory, 'SELECT reason FROM refused_lines');
-    expect(rows.map((r) => r.reason).join('\n')).toMatch(/hlp_1.*duplicate|duplicate.*hlp_1/);
+    expect(rows.map((r) => r.reason)).toEqual(['duplicate help request id hlp_1: a request with this id was already filed']);
+  });
+
+  it('refuses a duplicate help request id with the same message at ingest and when the agent asks', async () => {
+    const message = 'duplicate help request id hlp_1: a request with this id was already filed';
+    write(helpRequested('hlp_1', 'run_1', 'chn_a', '2026-11-29T10:05:00Z'));
+    await ingest();
+    const asked = await cli('ask', '--agent', 'scout', '--run', 'run_1', '--chain', 'chn_a', '--id', 'hlp_1', 'Again?');
+    expect(asked.code).toBe(2);
+    expect(asked.stderr).toContain(`help.requested: ${message}`);
+    write(helpRequested('hlp_1', 'run_1', 'chn_a', '2026-11-29T10:06:00Z'));
+    await cli('ingest');
+    expect(queryLedger<{ reason: string }>(factory, 'SELECT reason FROM refused_lines').map((r) => r.reason)).toEqual([message]);
   });
 
   it('refuses an unknown category when asking, naming all six, and writes nothing', async () => {

@@ -154,7 +154,7 @@ describe('layover-desk rebuild', () => {
     const [a, b] = (await jsonIn<{ id: string }[]>(factory, 'learnings')).map((l) => l.id) as [string, string];
     await ok('reject', '--by', 'Ana', a);
     await ok('keep', '--by', 'Ben', b);
-    await ok('reply', '--request', 'hlp_1', '--by', 'Ana', '--answer', 'the read-only token');
+    await ok('reply', '--request', 'hlp_1', '--by', 'Ana', '--answer', 'the read-only token', '--set-flag', 'cache=false');
   }
 
   it('rebuild makes the ledger again from the event files and the journal while no event file has been swept', async () => {
@@ -165,6 +165,8 @@ describe('layover-desk rebuild', () => {
     expect(missing.code).toBe(1); // a missing ledger in a factory with a history is not started afresh
     const rebuilt = JSON.parse(await ok('rebuild', '--json')) as { events: number; decisions: number };
     expect(rebuilt).toMatchObject({ events: 4, decisions: 3 });
+    // The reply changed an inherited flag on purpose: the rebuilt request records the same change.
+    expect((await jsonIn<{ flags_changed: unknown }[]>(factory, 'help-requests'))[0]?.flags_changed).toEqual({ cache: true });
     // A learning read again from its proposal gets a new id; everything else is as it was.
     expect(withoutLearningIds(await everythingListed())).toEqual(withoutLearningIds(before));
   });

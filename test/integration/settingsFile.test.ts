@@ -148,7 +148,7 @@ describe('the settings file', () => {
     expect(told.map((s) => s.learnings.max_text)).toEqual([300, DEFAULT_SETTINGS.learnings.max_text]);
   });
 
-  it('a failing onGood does not stop the good settings taking effect', () => {
+  it('a failing onGood does not stop the good settings taking effect, and the error says they were not kept', () => {
     write('[learnings]\nmax_text = 300\n');
     const source = new SettingsSource(factory, {
       onGood: () => {
@@ -156,7 +156,46 @@ describe('the settings file', () => {
       },
     });
     expect(source.current().learnings.max_text).toBe(300);
-    expect(source.error()).toBeNull();
+    expect(source.error()).toBe(
+      'the settings in force could not be kept as the last good ones (the ledger is locked); the next start may use older settings',
+    );
+  });
+
+  it('a last good settings record that cannot be read is reported, and the defaults it leaves in force are named', () => {
+    write('[learnings]\nprovisional_runs = 5\n');
+    withTestLedger(factory, (db) => ledgerSettings(factory, db));
+    write('[learnings]\nprovisional_runs = 0\n');
+    withTestLedger(factory, (db) => {
+      db.prepare(`UPDATE meta SET value = '{"learnings":' WHERE key = 'settings.last_good'`).run();
+      expect(() => readLastGoodSettings(db)).toThrow(/the record is not JSON/);
+      const source = ledgerSettings(factory, db);
+      expect(source.current()).toEqual(DEFAULT_SETTINGS);
+      expect(source.error()).toMatch(/provisional_runs/);
+      expect(source.error()).toMatch(
+        /the last good settings kept in the ledger cannot be read \(the record is not JSON .*\); while layover\.toml is refused the defaults are in force instead$/,
+      );
+    });
+  });
+
+  it('the report of an unreadable last good record clears once good settings are kept again', () => {
+    withTestLedger(factory, (db) => {
+      db.prepare(`INSERT INTO meta (key, value) VALUES ('settings.last_good', '[]') ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run();
+      expect(() => readLastGoodSettings(db)).toThrow(/no longer passes the checks/);
+      write('[learnings]\nprovisional_runs = 5\n');
+      const source = ledgerSettings(factory, db);
+      expect(source.error()).toBeNull();
+      expect(readLastGoodSettings(db)?.learnings.provisional_runs).toBe(5);
+    });
+  });
+
+  it('failing to save the last good settings in the ledger is reported, not swallowed', () => {
+    write('[learnings]\nprovisional_runs = 5\n');
+    withTestLedger(factory, (db) => {
+      db.exec(`CREATE TRIGGER meta_fails BEFORE INSERT ON meta BEGIN SELECT RAISE(ABORT, 'disk full'); END;`);
+      const source = ledgerSettings(factory, db);
+      expect(source.current().learnings.provisional_runs).toBe(5);
+      expect(source.error()).toBe('the settings in force could not be kept as the last good ones (disk full); the next start may use older settings');
+    });
   });
 
   it('the ledger keeps the last good settings for the next process', () => {

@@ -12,11 +12,12 @@ import { tempLedger } from '../support/ledger.js';
 import { matchingLearnings } from '../../electron/node/store/matching.js';
 import { insertLearning } from '../../electron/node/store/learnings.js';
 import type { LearningState } from '../../shared/domain.js';
+import { utcDay } from '../../electron/rules/time.js';
+import { addDays, retentionHorizon } from '../../electron/rules/retention.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const NOW = new Date('2026-11-29T12:00:00.000Z');
 const ago = (days: number) => new Date(NOW.getTime() - days * DAY).toISOString();
-const dayOf = (at: string) => at.slice(0, 10);
 
 let factory: string;
 let db: Db;
@@ -29,14 +30,14 @@ function settings(keep = 14, days = 90): Settings {
 function addHelp(id: string, at: string): void {
   db.prepare(
     `INSERT INTO help_requests (id, agent, run, chain, fatal, question, at, day) VALUES (?, 'ag', 'r', 'c', 1, 'q?', ?, ?)`,
-  ).run(id, at, dayOf(at));
+  ).run(id, at, utcDay(at));
 }
 
 function addRun(run: string, at: string, learnings: string[] = []): void {
   db.prepare(
     `INSERT INTO runs (run, seq, agent, chain, workflow, flags, routes, learnings, started_at, day)
      VALUES (?, (SELECT count(*) FROM runs), 'ag', 'c', 'wf', '{}', '[]', ?, ?, ?)`,
-  ).run(run, JSON.stringify(learnings), at, dayOf(at));
+  ).run(run, JSON.stringify(learnings), at, utcDay(at));
   const seq = (db.prepare('SELECT seq FROM runs WHERE run = ?').get(run) as { seq: number }).seq;
   for (const id of learnings) db.prepare('INSERT INTO run_given (learning_rowid, run_seq) SELECT rowid, ? FROM learnings WHERE id = ?').run(seq, id);
 }
@@ -44,13 +45,13 @@ function addRun(run: string, at: string, learnings: string[] = []): void {
 function addProposal(at: string, learningId: string | null = null): void {
   db.prepare(
     `INSERT INTO proposals (at, day, agent, text, impact, outcome, learning_id) VALUES (?, ?, 'ag', 'some text', 'low', 'new', ?)`,
-  ).run(at, dayOf(at), learningId);
+  ).run(at, utcDay(at), learningId);
 }
 
 function addRefused(at: string): void {
   db.prepare(`INSERT INTO refused_lines (file, line, reason, excerpt, seen_at, day) VALUES ('x.jsonl', 1, 'bad', '{', ?, ?)`).run(
     at,
-    dayOf(at),
+    utcDay(at),
   );
 }
 
@@ -80,7 +81,7 @@ function addLearning(
   });
   db.prepare(
     `INSERT INTO learning_history (learning_id, at, day, kind, state_after) VALUES (?, ?, ?, 'proposed', 'provisional')`,
-  ).run(id, times.last_at, dayOf(times.last_at));
+  ).run(id, times.last_at, utcDay(times.last_at));
 }
 
 const ids = (table: string, column = 'id') =>
@@ -113,8 +114,8 @@ describe('sweeping events-like records by whole UTC day', () => {
     expect(ids('help_requests')).toEqual(['h89']);
     expect(ids('runs', 'run')).toEqual(['r89']);
     expect(db.prepare('SELECT r.run AS run FROM run_given g JOIN runs r ON r.seq = g.run_seq').all()).toEqual([{ run: 'r89' }]);
-    expect(ids('proposals', 'day')).toEqual([dayOf(ago(89))]);
-    expect(ids('refused_lines', 'day')).toEqual([dayOf(ago(89))]);
+    expect(ids('proposals', 'day')).toEqual([utcDay(ago(89))]);
+    expect(ids('refused_lines', 'day')).toEqual([utcDay(ago(89))]);
     expect(report).toEqual({
       at: NOW.toISOString(),
       help_requests: 1,
@@ -125,6 +126,14 @@ describe('sweeping events-like records by whole UTC day', () => {
       lapsed_learnings: 0,
       chains: 0,
     });
+  });
+
+  it('keeps the horizon day whole, even its first second, and deletes the last second of the day before', () => {
+    const horizon = retentionHorizon(NOW, settings());
+    addHelp('h_first_second', `${horizon}T00:00:00.000Z`);
+    addHelp('h_day_before', `${addDays(horizon, -1)}T23:59:59.999Z`);
+    sweep(db, factory, settings(), NOW);
+    expect(ids('help_requests')).toEqual(['h_first_second']);
   });
 
   it('a second sweep at the same time deletes nothing more and says so', () => {
@@ -198,10 +207,10 @@ describe('sweeping events files', () => {
 
   it('fully read old files are deleted with their rows; unread, half-read and recent ones stay', () => {
     const line = '{"type":"x"}\n';
-    const read = writeEvents(dayOf(ago(91)), line, line.length);
-    const unread = writeEvents(dayOf(ago(92)), line, null);
-    const halfRead = writeEvents(dayOf(ago(93)), line + line, line.length);
-    const recent = writeEvents(dayOf(ago(89)), line, line.length);
+    const read = writeEvents(utcDay(ago(91)), line, line.length);
+    const unread = writeEvents(utcDay(ago(92)), line, null);
+    const halfRead = writeEvents(utcDay(ago(93)), line + line, line.length);
+    const recent = writeEvents(utcDay(ago(89)), line, line.length);
 
     const report = sweep(db, factory, settings(), NOW);
 
@@ -213,8 +222,8 @@ describe('sweeping events files', () => {
 
   it('a file that cannot be deleted keeps its row (so it is never read twice) and the stored report counts only what went', () => {
     const line = '{"type":"x"}\n';
-    const gone = writeEvents(dayOf(ago(91)), line, line.length);
-    const stuck = writeEvents(dayOf(ago(95)), line, line.length);
+    const gone = writeEvents(utcDay(ago(91)), line, line.length);
+    const stuck = writeEvents(utcDay(ago(95)), line, line.length);
     const real = fs.unlinkSync;
     const spy = vi.spyOn(fs, 'unlinkSync').mockImplementation((file) => {
       if (String(file).endsWith(stuck)) throw Object.assign(new Error('EBUSY: resource busy'), { code: 'EBUSY' });

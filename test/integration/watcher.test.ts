@@ -72,4 +72,41 @@ describe('the events watcher', () => {
     f.propose('builder', 'Polled: the artifact store prunes builds older than 14 days.');
     await eventually(() => count(db) === 2, 'the appended line is applied by polling', 4000);
   });
+
+  it('reports in its status that telling the window failed, with the events still applied', async () => {
+    const f = new TestFactory();
+    cleanups.push(() => f.remove());
+    f.propose('builder', 'Rebuild the native modules after every Node upgrade.');
+    const db = openDb(ledgerPath(f.dir));
+    cleanups.push(() => void db.close());
+    const watcher = new EventsWatcher({
+      db,
+      factory: f.dir,
+      settings: () => DEFAULT_SETTINGS,
+      onChange: () => {
+        throw new Error('the window is gone');
+      },
+    });
+    await watcher.start();
+    cleanups.push(() => watcher.stop());
+    expect(count(db)).toBe(1);
+    expect(watcher.status()).toMatchObject({ state: 'error', error: 'the events were read, but telling the window failed: the window is gone' });
+  });
+
+  it('keeps a failure of watching events/ in its status after a catch-up that works', async () => {
+    const f = new TestFactory();
+    cleanups.push(() => f.remove());
+    const db = openDb(ledgerPath(f.dir));
+    cleanups.push(() => void db.close());
+    const watcher = new EventsWatcher({ db, factory: f.dir, settings: () => DEFAULT_SETTINGS });
+    await watcher.start();
+    cleanups.push(() => watcher.stop());
+    // The file watcher's own error event, as chokidar emits it when the system refuses a watch.
+    (watcher as unknown as { watcher: { emit(name: string, error: Error): void } }).watcher.emit('error', new Error('ENOSPC: System limit for number of file watchers reached'));
+    f.propose('builder', 'Appended after the watch failed: the staging database resets at midnight.');
+    watcher.request();
+    await watcher.idle();
+    expect(count(db)).toBe(1);
+    expect(watcher.status()).toMatchObject({ state: 'error', error: expect.stringMatching(/^watching .* failed: ENOSPC/) });
+  });
 });

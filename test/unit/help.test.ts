@@ -15,9 +15,8 @@ import {
   type HelpRequestedFields,
   type RunStartedFields,
 } from '../../electron/node/store/help.js';
-import { flushOutbox, pendingOutbox } from '../../electron/node/outbox.js';
+import { flushOutbox } from '../../electron/node/outbox.js';
 import { chainState } from '../../electron/rules/chains.js';
-import { parseFlagOptions } from '../../electron/cli/flags.js';
 import { tempLedger } from '../support/ledger.js';
 
 let factory: string;
@@ -59,6 +58,15 @@ function finished(run: string, at: string): void {
 function asked(id: string, run: string, chain: string, at: string, fatal = true): void {
   const ev: HelpRequestedFields = { id, agent: 'scout', run, chain, fatal, question: 'which key?', at };
   applyHelpRequested(db, ev);
+}
+
+function getHelpState(id: string): unknown {
+  return (db.prepare('SELECT state FROM help_requests WHERE id = ?').get(id) as { state: string }).state;
+}
+
+/** Chain files the outbox still owes the factory. */
+function filesOwed(): number {
+  return (db.prepare('SELECT COUNT(*) AS n FROM outbox').get() as { n: number }).n;
 }
 
 const fixedClock = () => new Date('2026-11-29T14:02:11.000Z');
@@ -161,7 +169,7 @@ describe('replies', () => {
       responder: 'Ana',
       at: '2026-11-29T14:02:11.000Z',
     });
-    expect(pendingOutbox(db)).toBe(0);
+    expect(filesOwed()).toBe(0);
     const detail = helpDetail(db, 'hlp_1');
     expect(detail.chain?.state).toBe('finished');
     expect(detail.chain?.continued_as).toBe(chain);
@@ -219,10 +227,10 @@ describe('replies', () => {
     // A factory path where chains/ cannot be created: the write fails, the reply stays recorded.
     fs.writeFileSync(path.join(factory, 'chains'), 'not a folder');
     expect(() => reply(db, factory, { id: 'hlp_1', answer: 'a', by: 'Ana' }, 'os')).toThrow(/reply is recorded/);
-    expect(pendingOutbox(db)).toBe(1);
+    expect(filesOwed()).toBe(1);
     fs.rmSync(path.join(factory, 'chains'));
     expect(flushOutbox(db, factory)).toBe(1);
-    expect(pendingOutbox(db)).toBe(0);
+    expect(filesOwed()).toBe(0);
     expect(fs.readdirSync(path.join(factory, 'chains'))).toHaveLength(1);
   });
 });
@@ -259,21 +267,27 @@ describe('chainState', () => {
   });
 });
 
-describe('--flag k=v', () => {
-  it('types true/false and integers and keeps the rest as text', () => {
-    expect(parseFlagOptions(['publish=true', 'dry=false', 'n=3', 'v=v2.1', 'e=', 'x=a=b'])).toEqual({
-      publish: true,
-      dry: false,
-      n: 3,
-      v: 'v2.1',
-      e: '',
-      x: 'a=b',
-    });
+describe('a reply never inherits flags it cannot read', () => {
+  it('refuses the reply, naming the request, when the stored flags are not a flag object, and leaves the request open', () => {
+    started('run_1', 'chn_a', '2026-11-29T10:00:00Z');
+    asked('hlp_1', 'run_1', 'chn_a', '2026-11-29T10:05:00Z');
+    for (const damaged of ['{"publish":tru', '{"publish":[true]}', '"publish"']) {
+      db.prepare('UPDATE help_requests SET flags = ? WHERE id = ?').run(damaged, 'hlp_1');
+      expect(() => reply(db, factory, { id: 'hlp_1', answer: 'go', by: 'Ana' }, 'os')).toThrow(
+        /^the stored flags of help request hlp_1 cannot be read .*: state the workflow and its flags with the reply/,
+      );
+    }
+    expect(getHelpState('hlp_1')).toBe('open');
+    expect(db.prepare('SELECT COUNT(*) AS n FROM chains WHERE answers = ?').get('hlp_1')).toEqual({ n: 0 });
   });
-  it('refuses a flag without a name or an equals sign, and a flag given twice', () => {
-    expect(() => parseFlagOptions(['publish'])).toThrow(/name=value/);
-    expect(() => parseFlagOptions(['=1'])).toThrow(/name=value/);
-    expect(() => parseFlagOptions(['a=1', 'a=2'])).toThrow(/more than once/);
+
+  it('answers a request with damaged stored flags once the person states the flags', () => {
+    started('run_1', 'chn_a', '2026-11-29T10:00:00Z');
+    asked('hlp_1', 'run_1', 'chn_a', '2026-11-29T10:05:00Z');
+    db.prepare('UPDATE help_requests SET flags = ? WHERE id = ?').run('not json', 'hlp_1');
+    const answered = reply(db, factory, { id: 'hlp_1', answer: 'go', by: 'Ana', flags: { publish: true } }, 'os');
+    expect(answered.state).toBe('answered');
+    expect(getChain(db, answered.continued_as!)?.flags).toEqual({ publish: true });
   });
 });
 

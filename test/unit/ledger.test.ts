@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Learning } from '../../shared/domain.js';
+import { activeForRun } from '../../electron/node/exporter.js';
+import { insertLearning } from '../../electron/node/store/learnings.js';
+import { tempLedger } from '../support/ledger.js';
 import {
   countRun,
   decideProposal,
   keep,
-  learningsForRun,
   newLearning,
   reject,
   snapshotOf,
@@ -111,14 +113,21 @@ describe('run counting', () => {
 
 describe('what a run is given', () => {
   it('confirmed first, then provisional; higher impact first; then most recent; at most max_per_run', () => {
+    const { db, remove } = tempLedger('layover-given-');
     const a = learning({ state: 'provisional', impact: 'high', last_at: '2026-01-05T00:00:00.000Z' });
     const b = learning({ state: 'confirmed', impact: 'low', last_at: '2026-01-01T00:00:00.000Z' });
     const c = learning({ state: 'provisional', impact: 'high', last_at: '2026-01-06T00:00:00.000Z' });
     const d = learning({ state: 'provisional', impact: 'medium', last_at: '2026-01-09T00:00:00.000Z' });
     const e = learning({ state: 'lapsed', impact: 'high' });
     const f = learning({ state: 'rejected', impact: 'high' });
-    expect(learningsForRun([a, b, c, d, e, f], 10).map((l) => l.id)).toEqual([b.id, c.id, a.id, d.id]);
-    expect(learningsForRun([a, b, c, d, e, f], 3).map((l) => l.id)).toEqual([b.id, c.id, a.id]);
+    try {
+      // The exporter writes what a run is given; each learning with its own text, as the ledger holds them.
+      [a, b, c, d, e, f].forEach((l, i) => insertLearning(db, { ...l, text: `${l.text} number ${i}` }));
+      expect(activeForRun(db, a.agent, 10).map((l) => l.id)).toEqual([b.id, c.id, a.id, d.id]);
+      expect(activeForRun(db, a.agent, 3).map((l) => l.id)).toEqual([b.id, c.id, a.id]);
+    } finally {
+      remove();
+    }
   });
 });
 

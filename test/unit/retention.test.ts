@@ -2,11 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   addDays,
   eventFileDay,
-  isDayExpired,
   isLapsedExpired,
   lapsedDeadline,
   retentionHorizon,
-  utcDay,
 } from '../../electron/rules/retention.js';
 import { DEFAULT_SETTINGS, type Settings } from '../../electron/rules/settings.js';
 
@@ -28,17 +26,6 @@ describe('retention of event records, a whole UTC day at a time', () => {
   it('the horizon is the UTC day retention.days before today', () => {
     expect(retentionHorizon(NOW, settings(90))).toBe(addDays('2026-11-29', -90));
     expect(retentionHorizon(NOW, settings(1))).toBe('2026-11-28');
-  });
-
-  it('a record 89 days old is kept and one 91 days old is deleted', () => {
-    expect(isDayExpired(utcDay(ago(89 * DAY)), NOW, settings())).toBe(false);
-    expect(isDayExpired(utcDay(ago(91 * DAY)), NOW, settings())).toBe(true);
-  });
-
-  it('the horizon day itself is kept whole, even its first second', () => {
-    const horizon = retentionHorizon(NOW, settings());
-    expect(isDayExpired(horizon, NOW, settings())).toBe(false);
-    expect(isDayExpired(addDays(horizon, -1), NOW, settings())).toBe(true);
   });
 
   it('a deleted day ended at least retention.days before now, whatever the time of day', () => {

@@ -17,9 +17,11 @@ import { appendEventLine, learningsFileFor } from '../../node/factory.js';
 import { readLearningsFile, type LearningsFile } from '../../node/exporter.js';
 import { helpIdTakenAsIngestWillSee, runAsIngestWillSee } from '../../node/ingest.js';
 import { matchingLearnings } from '../../node/store/matching.js';
+import { whyHelpRequestRefused } from '../../node/store/help.js';
 import { whyRunFinishRefused, whyRunStartRefused, type RecordedRun } from '../../node/store/runs.js';
 import { Refusal, requiredOption, type CliIo, type ParsedArgs } from '../command.js';
 import { existingFactory, peekLedger, peekLedgerOrNone, peekSettings } from '../ledgerAccess.js';
+import { humanDay } from '../../rules/time.js';
 
 /** Checks `raw` exactly as ingest would: the event and the line that would be appended, or a refusal. */
 export function validatedLine(raw: Record<string, unknown>): { event: FactoryEvent; line: string } {
@@ -91,7 +93,7 @@ function ledgerMatch(root: string, agent: string, text: string): { rejected: str
     const hit = matches.find((l) => l.state === 'rejected');
     const active = matches.find((l) => l.state === 'provisional' || l.state === 'confirmed');
     if (!hit) return { rejected: null, echoOf: active?.id ?? null };
-    const day = hit.decided_at ? hit.decided_at.slice(0, 10) : 'an unknown date';
+    const day = humanDay(hit.decided_at);
     return {
       rejected: `a person rejected this on ${day} (the same as learning ${hit.id}, rejected by ${hit.decided_by ?? 'a person'}); do not propose it again`,
       echoOf: null,
@@ -170,7 +172,8 @@ export function askForHelp(factory: string, ask: HelpAsk): { event: FactoryEvent
   if (ask.category !== undefined) raw.category = ask.category;
   const { event, line } = validatedLine(raw);
   const root = existingFactory(factory);
-  if (alreadyFiled(root, id)) throw new Refusal(`help.requested: duplicate help request id ${id}`);
+  const refused = whyHelpRequestRefused(alreadyFiled(root, id), id);
+  if (refused !== null) throw new Refusal(`help.requested: ${refused}`);
   appendLine(root, line);
   return { event, id };
 }

@@ -7,6 +7,7 @@ import type { DayStats, RefusalGroup } from '../../../shared/api.js';
 import { ruleOfReason } from '../../rules/screen.js';
 import type { Db } from './db.js';
 import { equalsWhere } from './where.js';
+import { utcDay } from '../../rules/time.js';
 
 export interface ProposalQuery {
   outcome?: ProposalOutcome | undefined;
@@ -76,7 +77,7 @@ export function dailyStats(db: Db, days: number, now: Date = new Date()): DaySta
   const count = Math.max(1, Math.min(366, Math.floor(days)));
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const list: string[] = [];
-  for (let i = count - 1; i >= 0; i--) list.push(new Date(today - i * 86_400_000).toISOString().slice(0, 10));
+  for (let i = count - 1; i >= 0; i--) list.push(utcDay(new Date(today - i * 86_400_000)));
   const first = list[0]!;
   const byDay = new Map<string, DayStats>(list.map((day) => [day, { day, proposals: 0, lapses: 0, help_requests: 0 }]));
   const tally = (sql: string, key: 'proposals' | 'lapses' | 'help_requests') => {

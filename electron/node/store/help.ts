@@ -16,26 +16,19 @@
  */
 import { ulid } from 'ulid';
 import { ApiError } from '../../../shared/api.js';
-import type { Chain, Flags, HelpCategory, HelpRequest, HelpState, Run } from '../../../shared/domain.js';
-import { chainState, humanTime } from '../../rules/chains.js';
+import { Flags, type Chain, type FlagsChanged, type HelpCategory, type HelpRequest, type HelpState, type Run } from '../../../shared/domain.js';
+import { chainState } from '../../rules/chains.js';
+import { humanTime, utcDay } from '../../rules/time.js';
+import type { HelpRequested } from '../../rules/events.js';
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
 import { flushOutbox } from '../outbox.js';
 import { journalDecision, type Replaying } from './journal.js';
-import { EventRefused } from './learnings.js';
+import { EventRefused, normTime } from './learnings.js';
 import { RUN_COLUMNS, toRun } from './runs.js';
 
-/** The fields of a `help.requested` event this module reads (structurally the events.ts type). */
-export interface HelpRequestedFields {
-  id: string;
-  agent: string;
-  run: string;
-  chain: string;
-  fatal: boolean;
-  question: string;
-  at: string;
-  category?: HelpCategory | undefined;
-}
+/** A `help.requested` event as this module reads it: the event's one declaration, without its type tag. */
+export type HelpRequestedFields = Omit<HelpRequested, 'type'>;
 
 /** The fields of a `run.started` event this module reads. */
 export interface RunStartedFields {
@@ -47,12 +40,6 @@ export interface RunStartedFields {
   routes: readonly string[];
   at: string;
   answers?: string | undefined;
-}
-
-/** Time as the ledger stores it: RFC 3339 in UTC, so text order is time order. */
-function utc(at: string): string {
-  const d = new Date(at);
-  return Number.isNaN(d.getTime()) ? at : d.toISOString();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -103,6 +90,7 @@ interface HelpRow {
   responder: string | null;
   answered_at: string | null;
   continued_as: string | null;
+  flags_changed: string | null;
   awaiting: number;
 }
 
@@ -149,6 +137,7 @@ function toHelpRequest(row: HelpRow): HelpRequest {
     responder: row.responder,
     answered_at: row.answered_at,
     continued_as: row.continued_as,
+    flags_changed: json<FlagsChanged | null>(row.flags_changed, null),
   };
 }
 
@@ -175,6 +164,21 @@ function toChain(row: ChainRow): Chain {
 // ---------------------------------------------------------------------------------------------
 // Ingest side: called by ingest inside its transaction, once per valid event.
 
+/** Whether the ledger holds a help request with this id. */
+export function helpIdRecorded(db: Db, id: string): boolean {
+  return stmt(db, 'SELECT 1 FROM help_requests WHERE id = ?').get(id) !== undefined;
+}
+
+/**
+ * Why a `help.requested` cannot be filed given whether its id is already taken, or null when it
+ * can. One id is one question: a second request under it would let one reply answer a question
+ * the person never read. The one rule and message, asked by ingest (`applyHelpRequested`) and by
+ * the agent side's `ask` before it appends (with the lines not yet ingested on top).
+ */
+export function whyHelpRequestRefused(taken: boolean, id: string): string | null {
+  return taken ? `duplicate help request id ${id}: a request with this id was already filed` : null;
+}
+
 /**
  * Records a `help.requested` event as an open request. Its workflow, flags and routes come from
  * the asking run's `run.started` record (same run id and agent), never from the event; without
@@ -182,11 +186,11 @@ function toChain(row: ChainRow): Chain {
  * refuses the line.
  */
 export function applyHelpRequested(db: Db, event: HelpRequestedFields): HelpRequest {
-  const seen = stmt(db, 'SELECT 1 FROM help_requests WHERE id = ?').get(event.id);
-  if (seen !== undefined) throw new EventRefused(`duplicate help request id ${event.id}`);
+  const refused = whyHelpRequestRefused(helpIdRecorded(db, event.id), event.id);
+  if (refused !== null) throw new EventRefused(refused);
   const asked = stmt(db, 'SELECT workflow, flags, routes FROM runs WHERE run = ? AND agent = ?')
     .get(event.run, event.agent) as { workflow: string; flags: string; routes: string } | undefined;
-  const at = utc(event.at);
+  const at = normTime(event.at);
   stmt(
     db,
     `INSERT INTO help_requests (id, agent, run, chain, fatal, category, question, at, day, state,
@@ -201,7 +205,7 @@ export function applyHelpRequested(db: Db, event: HelpRequestedFields): HelpRequ
     event.category ?? null,
     event.question,
     at,
-    at.slice(0, 10),
+    utcDay(at),
     asked?.workflow ?? null,
     asked?.flags ?? null,
     asked?.routes ?? null,
@@ -237,7 +241,7 @@ export function recordChainRun(db: Db, event: RunStartedFields): void {
     event.workflow,
     JSON.stringify(event.flags),
     JSON.stringify(event.routes),
-    utc(event.at),
+    normTime(event.at),
   );
 }
 
@@ -332,6 +336,8 @@ export interface ReplyInput {
   by?: string | undefined;
   workflow?: string | undefined;
   flags?: Flags | undefined;
+  /** Inherited flags to change on purpose (`--set-flag k=v`); the rest are inherited unchanged. */
+  set_flags?: Flags | undefined;
   routes?: readonly string[] | undefined;
 }
 
@@ -346,6 +352,8 @@ export interface ChainFile {
   answer: string;
   responder: string;
   at: string;
+  /** Present when the reply changed inherited flags: the keys and their inherited values. */
+  flags_changed?: FlagsChanged;
 }
 
 export function chainFilePath(chain: string): string {
@@ -362,6 +370,46 @@ function closedRefusal(row: { state: string; responder: string | null; answered_
 function responderOf(by: string | undefined, osUser: string): string {
   const typed = by?.trim();
   return typed ? typed : osUser;
+}
+
+/**
+ * The flags stored with a request, read strictly. A value that is not a flag object (a damaged
+ * row, a hand edit) refuses the reply: falling back to no flags would start the new chain with
+ * fewer permissions than the work had, silently — the downgrade SPEC 5 forbids.
+ */
+function storedFlags(text: string, id: string): Flags {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = undefined;
+  }
+  const parsed = Flags.safeParse(value);
+  if (!parsed.success) {
+    throw new ApiError(
+      'refused',
+      `the stored flags of help request ${id} cannot be read (${JSON.stringify(text.slice(0, 80))}): ` +
+        'state the workflow and its flags with the reply instead of inheriting them',
+    );
+  }
+  return parsed.data;
+}
+
+/**
+ * Applies the changes a person made on purpose to the inherited flags and says what each changed
+ * key was (SPEC 5). A change that changes nothing is refused: the person meant to change
+ * something, and recording a non-change would make the history say otherwise.
+ */
+function changeFlags(inherited: Flags, changes: Flags, id: string): { flags: Flags; changed: FlagsChanged } {
+  const changed: FlagsChanged = {};
+  for (const [key, value] of Object.entries(changes)) {
+    const before = Object.hasOwn(inherited, key) ? inherited[key]! : null;
+    if (before === value) {
+      throw new ApiError('refused', `--set-flag ${key}=${String(value)} changes nothing: ${id} already has ${key}=${String(value)}`);
+    }
+    changed[key] = before;
+  }
+  return { flags: { ...inherited, ...changes }, changed };
 }
 
 /**
@@ -401,6 +449,16 @@ export function reply(
     if (row.state !== 'open') throw closedRefusal(row);
 
     const known = row.workflow !== null && row.flags !== null;
+    const setFlags = input.set_flags && Object.keys(input.set_flags).length > 0 ? input.set_flags : undefined;
+    if (setFlags && input.flags !== undefined) {
+      throw new ApiError('refused', 'state the flags (--flag) or change inherited ones (--set-flag), not both');
+    }
+    if (setFlags && !known) {
+      throw new ApiError(
+        'refused',
+        `the flags of the run that asked ${input.id} are unknown, so there is nothing to change: state them all with --flag`,
+      );
+    }
     if (!known && (input.workflow === undefined || input.workflow.trim() === '' || input.flags === undefined)) {
       throw new ApiError(
         'refused',
@@ -410,27 +468,34 @@ export function reply(
     }
     // What a person states explicitly wins; otherwise the request's own record is inherited.
     const workflow = input.workflow?.trim() || row.workflow!;
-    const flags: Flags = input.flags ?? json<Flags>(row.flags, {});
+    const inherited = input.flags ?? storedFlags(row.flags!, input.id);
+    const { flags, changed: flagsChanged } = setFlags ? changeFlags(inherited, setFlags, input.id) : { flags: inherited, changed: null };
     const routes: string[] = input.routes ? [...input.routes] : json<string[]>(row.routes, []);
     const at = now().toISOString();
 
     const changed = db
       .prepare(
-        `UPDATE help_requests SET state = 'answered', answer = ?, responder = ?, answered_at = ?, continued_as = ?
+        `UPDATE help_requests SET state = 'answered', answer = ?, responder = ?, answered_at = ?, continued_as = ?,
+           flags_changed = ?
          WHERE id = ? AND state = 'open'`,
       )
-      .run(answer, responder, at, chain, input.id).changes;
+      .run(answer, responder, at, chain, flagsChanged ? JSON.stringify(flagsChanged) : null, input.id).changes;
     if (changed !== 1) throw new ApiError('refused', `help request ${input.id} is no longer open`);
     db.prepare(
       `INSERT INTO chains (chain, agent, answers, workflow, flags, routes, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
     ).run(chain, row.agent, input.id, workflow, JSON.stringify(flags), JSON.stringify(routes), at);
     const file: ChainFile = { chain, agent: row.agent, workflow, flags, routes, answers: input.id, answer, responder, at };
+    if (flagsChanged) file.flags_changed = flagsChanged;
     db.prepare('INSERT INTO outbox (path, content, created_at) VALUES (?, ?, ?)').run(
       chainFilePath(chain),
       `${JSON.stringify(file, null, 2)}\n`,
       at,
     );
-    journalDecision(db, { what: 'reply', at, by: responder, id: input.id, answer, workflow, flags, routes, chain }, replaying);
+    journalDecision(
+      db,
+      { what: 'reply', at, by: responder, id: input.id, answer, workflow, flags, routes, chain, ...(flagsChanged ? { flags_changed: flagsChanged } : {}) },
+      replaying,
+    );
   }).immediate();
 
   try {

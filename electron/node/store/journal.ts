@@ -8,7 +8,7 @@
  * process that opens the ledger appends it then: the file gets every committed decision exactly
  * once, and never one that was not committed.
  */
-import type { Flags } from '../../../shared/domain.js';
+import type { Flags, FlagsChanged } from '../../../shared/domain.js';
 import type { Db } from './db.js';
 
 /**
@@ -36,7 +36,17 @@ export interface EventsPosition {
 export type JournalEntry = { seq: number; at: string; by: string; events: EventsPosition | null } & (
   | { what: 'reject' | 'keep'; learnings: JournaledLearning[]; reason: string | null }
   | { what: 'undo'; learnings: JournaledLearning[] }
-  | { what: 'reply'; id: string; answer: string; workflow: string; flags: Flags; routes: string[]; chain: string }
+  | {
+      what: 'reply';
+      id: string;
+      answer: string;
+      workflow: string;
+      flags: Flags;
+      routes: string[];
+      chain: string;
+      /** Present when the reply changed inherited flags on purpose (SPEC 5). */
+      flags_changed?: FlagsChanged;
+    }
   | { what: 'resolve'; id: string }
 );
 

@@ -19,6 +19,7 @@ import {
   undo,
 } from '../../rules/ledger.js';
 import { fingerprint, type Fingerprint } from '../../rules/sameness.js';
+import { utcDay, utcTime } from '../../rules/time.js';
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
 import { LEARNING_COLUMNS, NEXT_CHANGED, toLearning } from './learningRows.js';
@@ -36,13 +37,9 @@ export class EventRefused extends Error {
 
 /** Canonical form of an event time, so times compare as text: `2026-01-02T03:04:05.000Z`. */
 export function normTime(at: string): string {
-  const date = new Date(at);
-  if (Number.isNaN(date.getTime())) throw new EventRefused(`"${at}" is not a valid time`);
-  return date.toISOString();
-}
-
-export function dayOf(at: string): string {
-  return at.slice(0, 10);
+  const time = utcTime(at);
+  if (time === null) throw new EventRefused(`"${at}" is not a valid time`);
+  return time;
 }
 
 interface HistoryLine {
@@ -65,7 +62,7 @@ export function addHistory(db: Db, h: HistoryLine): void {
   ).run(
     h.learning_id,
     h.at,
-    dayOf(h.at),
+    utcDay(h.at),
     h.kind,
     h.by ?? null,
     h.reason ?? null,

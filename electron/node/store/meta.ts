@@ -37,18 +37,23 @@ export function setMeta(db: Db, key: string, value: string): void {
   }
 }
 
-/** The settings last in force for this factory, or null when none were recorded (or they no longer pass the checks). */
+/**
+ * The settings last in force for this factory, or null when none were recorded. A record that
+ * cannot be read (damaged, or no longer passing the checks) throws, saying so: read as "none",
+ * a refused layover.toml would silently put the defaults in force instead of the last good ones.
+ */
 export function readLastGoodSettings(db: Db): Settings | null {
   const text = getMeta(db, LAST_GOOD_SETTINGS);
   if (text === null) return null;
   let raw: unknown;
   try {
     raw = JSON.parse(text);
-  } catch {
-    return null;
+  } catch (error) {
+    throw new Error(`the record is not JSON (${(error as Error).message})`, { cause: error });
   }
   const result = validateSettings(raw);
-  return 'settings' in result ? result.settings : null;
+  if ('errors' in result) throw new Error(`the record no longer passes the checks: ${result.errors.join('; ')}`);
+  return result.settings;
 }
 
 export function saveLastGoodSettings(db: Db, settings: Settings): void {

@@ -10,7 +10,8 @@ import { fingerprint } from '../../rules/sameness.js';
 import { screen } from '../../rules/screen.js';
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
-import { addHistory, dayOf, insertLearning, normTime } from './learnings.js';
+import { addHistory, insertLearning, normTime } from './learnings.js';
+import { utcDay } from '../../rules/time.js';
 import { learningsByRowid, matchingRowids } from './matching.js';
 import { saveLearning } from './learningWrites.js';
 
@@ -35,7 +36,7 @@ function logProposal(db: Db, p: ProposalInput, at: string, text: string, r: Omit
     db,
     `INSERT INTO proposals (at, day, agent, run, text, impact, outcome, learning_id, reason)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(at, dayOf(at), p.agent, p.run ?? null, text, p.impact, r.outcome, r.learning_id, r.reason);
+  ).run(at, utcDay(at), p.agent, p.run ?? null, text, p.impact, r.outcome, r.learning_id, r.reason);
 }
 
 const randomPool = new Uint8Array(4096);

@@ -7,7 +7,8 @@
 import type { FactoryEvent } from '../../rules/events.js';
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
-import { dayOf, normTime } from './learnings.js';
+import { normTime } from './learnings.js';
+import { utcDay } from '../../rules/time.js';
 
 /** Whether the ledger already holds what `event` says. */
 export function alreadyApplied(db: Db, event: FactoryEvent): boolean {
@@ -21,7 +22,7 @@ export function alreadyApplied(db: Db, event: FactoryEvent): boolean {
     case 'learning.proposed': {
       const at = normTime(event.at);
       return (
-        stmt(db, 'SELECT 1 FROM proposals WHERE day = ? AND agent = ? AND at = ? AND text = ?').get(dayOf(at), event.agent, at, event.text.trim()) !==
+        stmt(db, 'SELECT 1 FROM proposals WHERE day = ? AND agent = ? AND at = ? AND text = ?').get(utcDay(at), event.agent, at, event.text.trim()) !==
         undefined
       );
     }

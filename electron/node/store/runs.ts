@@ -12,7 +12,8 @@ import { countRun } from '../../rules/ledger.js';
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
 import { equalsWhere } from './where.js';
-import { EventRefused, addHistory, dayOf, markExportPending, normTime } from './learnings.js';
+import { EventRefused, addHistory, markExportPending, normTime } from './learnings.js';
+import { utcDay } from '../../rules/time.js';
 import { provisionalLearnings, saveLearning } from './learningWrites.js';
 import { LEARNING_COLUMNS, toLearning } from './learningRows.js';
 
@@ -89,7 +90,7 @@ export function applyRunStarted(db: Db, e: RunStartedInput): void {
     JSON.stringify(given),
     e.answers ?? null,
     at,
-    dayOf(at),
+    utcDay(at),
   ) as { seq: number };
   // One statement links every given learning the ledger knows (schema migration 5).
   if (given.length > 0) {

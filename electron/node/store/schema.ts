@@ -320,6 +320,12 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX help_requests_continued ON help_requests (continued_as) WHERE continued_as IS NOT NULL;
   `,
+  // 7: a reply that changes inherited flags on purpose records which, and what they were
+  // (SPEC 5): a JSON object of key -> inherited value (null: the key was not set). NULL when the
+  // reply changed nothing.
+  `
+  ALTER TABLE help_requests ADD COLUMN flags_changed TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
