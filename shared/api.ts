@@ -91,7 +91,7 @@ export const LedgerProblem = z.object({
 export type LedgerProblem = z.infer<typeof LedgerProblem>;
 
 /**
- * Where the Desk's full check of its ledger stands (SPEC 8): not run yet (or it could not run,
+ * Where the Desk's full check of its ledger stands (docs/rules.md#retention-sweeps): not run yet (or it could not run,
  * e.g. the ledger was locked), running in the background, passed, or failed (then
  * `ledger_problem` says what is wrong and offers the restore, and nothing is written).
  */
@@ -222,7 +222,7 @@ export const CALLS = {
       by: z.string().max(200).optional(),
       workflow: z.string().max(200).optional(),
       flags: Flags.optional(),
-      /** Changes to inherited flags, made on purpose (SPEC §5); refused together with `flags`. */
+      /** Changes to inherited flags, made on purpose (docs/rules.md#help-requests-and-replies); refused together with `flags`. */
       set_flags: Flags.optional(),
       routes: z.array(z.string().max(200)).max(100).optional(),
     }),

@@ -3,7 +3,7 @@
  *
  * Each record is a zod schema first and a TypeScript type second (`z.infer`), so the same
  * definition validates a payload at runtime (main process, browser host, renderer) and types it
- * at compile time. Field names follow SPEC.md exactly: the CLI prints them as they are under
+ * at compile time. Field names follow docs/rules.md exactly: the CLI prints them as they are under
  * `--json`, and the operator's scripts read them.
  *
  * This file runs anywhere: it imports nothing from Node, Electron or the DOM.
@@ -39,7 +39,7 @@ export const FlagValue = z.union([z.string(), z.number(), z.boolean()]);
 export const Flags = z.record(z.string(), FlagValue);
 export type Flags = z.infer<typeof Flags>;
 /**
- * The flags a reply changed on purpose (SPEC §5): each changed key and the value the new chain
+ * The flags a reply changed on purpose (docs/rules.md#help-requests-and-replies): each changed key and the value the new chain
  * would have inherited, `null` when the key was not set, so the change can be seen and undone.
  */
 export const FlagsChanged = z.record(z.string(), FlagValue.nullable());

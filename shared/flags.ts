@@ -1,5 +1,5 @@
 /**
- * The one reader of typed flag values (SPEC §5): the window's reply form, the CLI's `--flag` and
+ * The one reader of typed flag values (docs/rules.md#help-requests-and-replies): the window's reply form, the CLI's `--flag` and
  * `--set-flag` options all parse `key=value` through here, so the same text gives the same flag
  * on every side. Two readers had drifted apart: the form turned `version=1.10` into the number
  * 1.1 and let a repeated key silently win, while the CLI kept "1.10" and refused it — a reply's

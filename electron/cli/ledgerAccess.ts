@@ -1,7 +1,7 @@
 /**
  * How every `layover-desk` command reaches a factory: its folder, its ledger and its settings,
  * opened one way, so that the same trouble gives the same exit code and message whichever
- * command met it (SPEC 9: 0 done, 2 refused or bad input, 1 failure):
+ * command met it (docs/cli.md: 0 done, 2 refused or bad input, 1 failure):
  *
  * - a factory folder that does not exist (a typo in `--factory`) is refused, exit 2, and no empty
  *   factory is created in its place; nor is a folder that exists but is not a factory yet made
@@ -17,7 +17,7 @@
  *   and what to do. A factory on a read-only file system can still be listed: the listing reads
  *   a snapshot of the ledger, since SQLite cannot open a WAL database where it cannot write;
  * - `layover.toml` is read through `SettingsSource`, seeded with the last good settings the
- *   ledger keeps (SPEC 7), and a refused file is reported on stderr naming the key: the command
+ *   ledger keeps (docs/rules.md#settings), and a refused file is reported on stderr naming the key: the command
  *   goes on with the last good settings (or is refused, for a command that must not run on
  *   other settings than the file says).
  *
@@ -180,7 +180,7 @@ export async function withLedger<T>(
     if (settingsError !== null && options.strictSettings !== undefined) throw new Refusal(`${options.strictSettings}: ${settingsError}`);
     reportSettings(source, io);
     for (const refused of refusedFiles(db)) io.stderr(`warning: ${refused.file} is refused: ${refused.reason}\n`);
-    // Journal lines a crash left unwritten go first, this command's own after it (SPEC 6).
+    // Journal lines a crash left unwritten go first, this command's own after it (docs/factory-format.md).
     if (!options.listing) flushJournal(db, root);
     const result = await work({ root, db, settings: source.current(), settingsError });
     if (!options.listing) flushJournal(db, root);

@@ -92,7 +92,7 @@ class FactorySession {
   db: Db | null = null;
   factoryError: string | null = null;
   problem: LedgerProblem | null = null;
-  /** Where the check of the ledger stands (SPEC 8): what `desk.info` reports as `ledger_check`. */
+  /** Where the check of the ledger stands (docs/rules.md#retention-sweeps): what `desk.info` reports as `ledger_check`. */
   check: LedgerCheckState = 'not_run';
   /** Settles when the ledger's check at start has: a person's write waits for it. */
   checked: Promise<void> = Promise.resolve();
@@ -129,7 +129,7 @@ class FactorySession {
       this.problem = ledgerProblem(this.factory, error);
     }
     // With the ledger open, a bad layover.toml leaves the last good settings of any earlier
-    // process in force, not the defaults (SPEC 7), and each good reading is kept for the next.
+    // process in force, not the defaults (docs/rules.md#settings), and each good reading is kept for the next.
     // Read only until the ledger has passed its check (startWork then keeps good readings).
     if (this.db) this.settings = ledgerSettings(this.factory, this.db, false);
     this.watchSettings();
@@ -476,7 +476,7 @@ export class Desk implements DeskPort {
           throw error;
         }
         // The event lines and journaled decisions since the copy are made again before the
-        // window sees the restored ledger (SPEC 6).
+        // window sees the restored ledger (docs/factory-format.md).
         const restored = openFactoryLedger(factory, binding(this.options));
         try {
           catchUpRestored(restored, factory, ledgerSettings(factory, restored).current());

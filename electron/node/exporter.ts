@@ -1,5 +1,5 @@
 /**
- * Writes what an agent's next run is given: `learnings/<agent>.json`, in the SPEC 2 order,
+ * Writes what an agent's next run is given: `learnings/<agent>.json`, in the docs/rules.md#learnings order,
  * at most `max_per_run` learnings, atomically (a run starting while it is written reads the old
  * list or the new one, never half).
  *

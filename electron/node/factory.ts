@@ -1,5 +1,5 @@
 /**
- * The factory directory on disk (SPEC 6): where each part lives, and the two ways the Desk and
+ * The factory directory on disk (docs/factory-format.md): where each part lives, and the two ways the Desk and
  * the agent-side CLI write to it.
  *
  * - Files the Desk writes (`learnings/*.json`, `chains/*.json`) are written atomically: a

@@ -1,6 +1,6 @@
 /**
  * Catch-up: reads the factory's `events/*.jsonl` from where the ledger stopped and applies every
- * complete line exactly once (SPEC 6).
+ * complete line exactly once (docs/factory-format.md).
  *
  * How "exactly once" holds when the process is killed at any instant: each batch of lines is
  * applied in one SQLite transaction that also stores the byte offset and line count reached. A
@@ -57,7 +57,7 @@ export interface IngestResult extends IngestProgress {
   exported: string[];
   /** Fatal help requests that arrived in this catch-up (open, so someone must answer). */
   fatal_help: string[];
-  /** `run.finished` events applied in this catch-up (a sweep follows finished runs, SPEC 8). */
+  /** `run.finished` events applied in this catch-up (a sweep follows finished runs, docs/rules.md#retention-sweeps). */
   runs_finished: number;
   /** Files refused as a whole (rewritten or cut since they were read), until they are read again. */
   refused_files: { file: string; reason: string }[];

@@ -1,5 +1,5 @@
 /**
- * The decisions journal on disk: `.layover/decisions.jsonl` (SPEC 6), one JSON object per line,
+ * The decisions journal on disk: `.layover/decisions.jsonl` (docs/factory-format.md), one JSON object per line,
  * each a person decision with its sequence number (see store/journal.ts for what a line holds).
  *
  * The ledger commits a decision together with its journal row; the line is appended here after

@@ -1,6 +1,6 @@
 /**
  * The operating-system account the Desk (or the CLI) runs as: who answered a help request when
- * no name was typed (SPEC 5). One definition, so the app and the command line sign alike.
+ * no name was typed (docs/rules.md#help-requests-and-replies). One definition, so the app and the command line sign alike.
  */
 import os from 'node:os';
 

@@ -23,7 +23,7 @@ export interface WatcherChange {
   agents: string[];
   /** Open fatal help requests that arrived. */
   fatal_help: string[];
-  /** `run.finished` events applied: what a sweep follows (SPEC 8). */
+  /** `run.finished` events applied: what a sweep follows (docs/rules.md#retention-sweeps). */
   runs_finished: number;
 }
 

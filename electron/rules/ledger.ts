@@ -1,5 +1,5 @@
 /**
- * The ledger's rules (SPEC 2), with no storage and no clock: every function takes the learnings
+ * The ledger's rules (docs/rules.md#learnings), with no storage and no clock: every function takes the learnings
  * it is about and returns what they become, so the rules can be read and tested on their own and
  * the store only has to find the right rows and write the answers back.
  *

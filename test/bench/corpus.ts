@@ -39,7 +39,7 @@ function shuffled<T>(next: Random, list: readonly T[]): T[] {
   return out;
 }
 
-// Common English of engineering notes. Kept clear of the words the screen (SPEC 3) reads as
+// Common English of engineering notes. Kept clear of the words the screen (docs/rules.md#the-screen) reads as
 // addressing the model ("ignore", "instructions", "prompt", "system", "download"…), so that the
 // corpus measures matching and storage, not refusals.
 const ENGLISH = `

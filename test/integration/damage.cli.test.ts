@@ -1,5 +1,5 @@
 /**
- * A damaged ledger is never written to, never copied, and always explained (SPEC 8, issue 10):
+ * A damaged ledger is never written to, never copied, and always explained (docs/rules.md#retention-sweeps, issue 10):
  * real demo factories, real safety copies, real bytes of the ledger file overwritten.
  */
 import { createHash } from 'node:crypto';

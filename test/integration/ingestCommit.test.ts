@@ -48,7 +48,7 @@ function learning(text: string): LearningRow {
 
 const CLAIM = 'the staging database resets every night at midnight';
 
-describe('run counting at the boundary (SPEC 2)', () => {
+describe('run counting at the boundary (docs/rules.md#learnings)', () => {
   beforeEach(() => {
     appendEvents(
       factory.dir,

@@ -1,5 +1,5 @@
 /**
- * The decisions journal (SPEC 6): every person decision is appended to .layover/decisions.jsonl
+ * The decisions journal (docs/factory-format.md): every person decision is appended to .layover/decisions.jsonl
  * with the commit that makes it, and a restore from a safety copy makes the decisions after the
  * copy again, so nothing a person decided is lost.
  */

@@ -257,7 +257,7 @@ describe('the last good settings, across processes', () => {
   });
 });
 
-/** The learnings file the agent's next run is given (SPEC 6). */
+/** The learnings file the agent's next run is given (docs/factory-format.md). */
 function exported(f: TestFactory, agent: string): Array<{ id: string; text: string; state: string; impact: string }> {
   return JSON.parse(fs.readFileSync(path.join(f.dir, 'learnings', `${agent}.json`), 'utf8')).learnings;
 }
@@ -267,7 +267,7 @@ function runsToLapse(f: TestFactory, agent: string): void {
   for (let i = 0; i < 3; i++) f.fullRun(agent);
 }
 
-describe('the learnings ledger: rules of SPEC 2, through the CLI', () => {
+describe('the learnings ledger: rules of docs/rules.md#learnings, through the CLI', () => {
   it('a learning never crosses to another agent: the same text from two agents is two learnings, and rejecting one refuses only its own agent', async () => {
     const f = factory();
     f.propose('builder', TEXT);

@@ -1,5 +1,5 @@
 /**
- * SPEC 9, the command line: every command the SPEC names, --help on each, --json on every
+ * docs/cli.md, the command line: every command the SPEC names, --help on each, --json on every
  * listing, and the exit codes 0 done, 2 refused or bad input, 1 failure.
  */
 import fs from 'node:fs';
@@ -18,7 +18,7 @@ const SPEC_COMMANDS = [
   'propose', 'ask', 'run start', 'run finish',
 ];
 
-describe('the command line (SPEC 9)', () => {
+describe('the command line (docs/cli.md)', () => {
   it('offers every command the SPEC names, and lists them in its overview', async () => {
     const names = COMMANDS.map((c) => c.name.join(' '));
     for (const name of SPEC_COMMANDS) expect(names).toContain(name);

@@ -1,5 +1,5 @@
 /**
- * SPEC 6, the factory directory: what ingesting the events files makes of them, through the CLI
+ * docs/factory-format.md, the factory directory: what ingesting the events files makes of them, through the CLI
  * in-process on a temporary factory.
  */
 import fs from 'node:fs';
@@ -37,7 +37,7 @@ const HISTORY: EventLine[] = [
   runFinished({ at: '2026-03-03T09:30:00.000Z', run: 'r3', agent: 'builder', outcome: 'stopped' }),
 ];
 
-describe('the factory directory (SPEC 6)', () => {
+describe('the factory directory (docs/factory-format.md)', () => {
   it('times in the ledger come from the events, never the clock: the same files ingested at different times give identical learnings, runs and requests', async () => {
     writeSettings(factory, '[learnings]\nprovisional_runs = 2\n');
     appendEvents(factory, ...HISTORY);

@@ -1,5 +1,5 @@
 /**
- * Factory events as the tests write them (SPEC 6): one builder per type, with the fields a test
+ * Factory events as the tests write them (docs/factory-format.md): one builder per type, with the fields a test
  * does not care about filled in. Any other field given is written too (a newer writer's field,
  * or what an agent wrongly claims about itself), so tests can check it is ignored.
  */

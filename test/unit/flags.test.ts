@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseFlagItems, parseFlagLines, parseFlagValue } from '../../shared/flags.js';
 import { parseFlagOptions } from '../../electron/cli/flags.js';
 
-describe('the one flag parser (SPEC §5)', () => {
+describe('the one flag parser (docs/rules.md#help-requests-and-replies)', () => {
   it('reads true and false as booleans', () => {
     expect(parseFlagValue('true')).toBe(true);
     expect(parseFlagValue('false')).toBe(false);

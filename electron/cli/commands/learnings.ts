@@ -4,7 +4,7 @@ import { clip } from '../format.js';
 import { LISTING, withLedger } from '../ledgerAccess.js';
 import { queryLearnings } from '../../node/store/learningQueries.js';
 
-/** The SPEC 2 field names, in the SPEC's order: what `--json` prints for each learning. */
+/** The docs/rules.md#learnings field names, in their documented order: what `--json` prints for each learning. */
 export const LEARNING_FIELDS = [
   'id', 'agent', 'text', 'impact', 'state', 'proposals', 'rediscoveries', 'echoes', 'runs_left',
   'first_at', 'last_at', 'live_since', 'lapsed_at', 'decided_by', 'decided_at', 'reason',
@@ -26,7 +26,7 @@ export const learningsCommand: Command = {
     'Options:',
     '  --agent A      only the learnings of agent A',
     `  --state S      only learnings in state S (${LEARNING_STATES.join(', ')}); may be repeated`,
-    '  --json         print an array of learnings with the SPEC field names',
+    '  --json         print an array of learnings with the documented field names',
     '  --factory DIR  the factory (default: $LAYOVER_FACTORY, else the current folder)',
   ].join('\n'),
   options: { ...FACTORY_OPTION, ...JSON_OPTION, agent: { type: 'string' }, state: { type: 'string', multiple: true } },

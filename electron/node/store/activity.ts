@@ -52,7 +52,7 @@ export function refusalsByRule(db: Db): RefusalGroup[] {
   return [...groups.values()].sort((a, b) => b.count - a.count || a.rule.localeCompare(b.rule));
 }
 
-/** The group of proposals refused for matching a rejected learning (SPEC 2), not by the screen. */
+/** The group of proposals refused for matching a rejected learning (docs/rules.md#learnings), not by the screen. */
 export const REJECTED_LEARNING = 'rejected_learning';
 
 /** Refused lines of the events files, newest first. */

@@ -1,7 +1,7 @@
 /**
  * Help requests, the chains they belong to, and the replies that start new chains.
  *
- * The rules (SPEC section 5), and where each one lives here:
+ * The rules (docs/rules.md#help-requests-and-replies), and where each one lives here:
  * - A request's `workflow`, `flags` and `routes` are copied from the asking run's own
  *   `run.started` record (`applyHelpRequested`), never from what the agent wrote: an agent that
  *   claims more than it was given gains nothing. Without that record they stay NULL — unknown
@@ -375,7 +375,7 @@ function responderOf(by: string | undefined, osUser: string): string {
 /**
  * The flags stored with a request, read strictly. A value that is not a flag object (a damaged
  * row, a hand edit) refuses the reply: falling back to no flags would start the new chain with
- * fewer permissions than the work had, silently — the downgrade SPEC 5 forbids.
+ * fewer permissions than the work had, silently — the downgrade docs/rules.md#help-requests-and-replies forbids.
  */
 function storedFlags(text: string, id: string): Flags {
   let value: unknown;
@@ -397,7 +397,7 @@ function storedFlags(text: string, id: string): Flags {
 
 /**
  * Applies the changes a person made on purpose to the inherited flags and says what each changed
- * key was (SPEC 5). A change that changes nothing is refused: the person meant to change
+ * key was (docs/rules.md#help-requests-and-replies). A change that changes nothing is refused: the person meant to change
  * something, and recording a non-change would make the history say otherwise.
  */
 function changeFlags(inherited: Flags, changes: Flags, id: string): { flags: Flags; changed: FlagsChanged } {

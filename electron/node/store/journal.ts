@@ -1,5 +1,5 @@
 /**
- * The ledger's side of the decisions journal (SPEC 6; the file side is ../journal.ts).
+ * The ledger's side of the decisions journal (docs/factory-format.md; the file side is ../journal.ts).
  *
  * Everything in the ledger but a person's decisions comes from the event files, so the decisions
  * are journaled too: each one inserts its journal line here, in the very transaction that
@@ -44,7 +44,7 @@ export type JournalEntry = { seq: number; at: string; by: string; events: Events
       flags: Flags;
       routes: string[];
       chain: string;
-      /** Present when the reply changed inherited flags on purpose (SPEC 5). */
+      /** Present when the reply changed inherited flags on purpose (docs/rules.md#help-requests-and-replies). */
       flags_changed?: FlagsChanged;
     }
   | { what: 'resolve'; id: string }

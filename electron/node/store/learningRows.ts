@@ -16,7 +16,7 @@ export const LEARNING_COLUMNS =
  */
 export const NEXT_CHANGED = '(SELECT coalesce(max(changed), 0) + 1 FROM learnings)';
 
-/** Selects learnings with the SPEC field names, optionally prefixed by a table alias. */
+/** Selects learnings with the field names of docs/rules.md#learnings, optionally prefixed by a table alias. */
 export function learningColumns(alias?: string): string {
   if (!alias) return LEARNING_COLUMNS;
   return LEARNING_COLUMNS.split(', ')

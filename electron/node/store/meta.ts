@@ -2,7 +2,7 @@
  * What the Desk remembers about itself in the ledger, by key (the `meta` table), so that it holds
  * across processes: the app, `serve` and every CLI command see the same.
  *
- * Today that is the last good settings (SPEC 7): when `layover.toml` turns bad, whichever process
+ * Today that is the last good settings (docs/rules.md#settings): when `layover.toml` turns bad, whichever process
  * reads it next goes on with the settings that were last in force — not with the defaults,
  * which would e.g. quietly stretch `provisional_runs` from 5 back to 20.
  */

@@ -275,7 +275,7 @@ export const MIGRATIONS: readonly string[] = [
     INSERT INTO learning_deletions (learning_rowid, agent) VALUES (old.rowid, old.agent);
   END;
   `,
-  // 3: the decisions journal (SPEC 6; electron/node/journal.ts).
+  // 3: the decisions journal (docs/factory-format.md; electron/node/journal.ts).
   // Every person decision, as the line `.layover/decisions.jsonl` holds for it, inserted in the
   // transaction that commits the decision; `written` once the line is appended to the file. The
   // highest seq in a safety copy is the last decision it holds: a restore replays the journal
@@ -287,7 +287,7 @@ export const MIGRATIONS: readonly string[] = [
     written INTEGER NOT NULL DEFAULT 0
   );
   `,
-  // 4: a day file is only ever appended to (SPEC 6; eventFiles.ts): the seal on what was read of
+  // 4: a day file is only ever appended to (docs/factory-format.md; eventFiles.ts): the seal on what was read of
   // it, why it is refused when it no longer carries it, and whether it is being read again.
   `
   ALTER TABLE event_files ADD COLUMN seal TEXT;
@@ -321,7 +321,7 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX help_requests_continued ON help_requests (continued_as) WHERE continued_as IS NOT NULL;
   `,
   // 7: a reply that changes inherited flags on purpose records which, and what they were
-  // (SPEC 5): a JSON object of key -> inherited value (null: the key was not set). NULL when the
+  // (docs/rules.md#help-requests-and-replies): a JSON object of key -> inherited value (null: the key was not set). NULL when the
   // reply changed nothing.
   `
   ALTER TABLE help_requests ADD COLUMN flags_changed TEXT;

@@ -170,7 +170,7 @@ export const matchCase: BenchCase = {
           },
           {
             result: result(`match: proposals whose answer differs from brute force`, disagreements, 'proposals', null, { on: 'value', most: 0 }),
-            note: 'matching must give exactly the answers of comparing with every learning of the agent (SPEC 4)',
+            note: 'matching must give exactly the answers of comparing with every learning of the agent (docs/rules.md#sameness)',
           },
         ],
       };
