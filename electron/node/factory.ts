@@ -98,6 +98,40 @@ export function namesIn(dir: string): string[] {
   }
 }
 
+/** What {@link writeFileAtomic} names its temporary files: `.<name>.<pid>.<random>.tmp`. */
+const TEMP_FILE = /^\..+\.(\d+)\.[0-9a-f]{12}\.tmp$/;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the temporary files of atomic writes that a killed process left in `dir` (a kill
+ * between the write and the rename). Those of a process still running are left alone: it may be
+ * about to rename them. Returns how many it removed.
+ */
+export function removeStaleTemps(dir: string): number {
+  let names: string[];
+  try {
+    names = namesIn(dir);
+  } catch {
+    return 0; // not a folder (yet): the write that follows says what is wrong
+  }
+  let removed = 0;
+  for (const name of names) {
+    const match = TEMP_FILE.exec(name);
+    if (!match || alive(Number(match[1]))) continue;
+    fs.rmSync(path.join(dir, name), { force: true });
+    removed++;
+  }
+  return removed;
+}
+
 /** Writes `content` to `file` atomically: temp file in the same folder, fsync, rename. */
 export function writeFileAtomic(file: string, content: string | Uint8Array): void {
   const dir = path.dirname(file);

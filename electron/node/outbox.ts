@@ -8,7 +8,7 @@
  * harmless: the content is fixed at commit time and every write is atomic.
  */
 import path from 'node:path';
-import { writeFileAtomic } from './factory.js';
+import { factoryPaths, removeStaleTemps, writeFileAtomic } from './factory.js';
 import type { Db } from './store/db.js';
 
 interface OutboxRow {
@@ -32,6 +32,9 @@ function target(factory: string, relative: string): string {
  * row and the ones after it for the next flush.
  */
 export function flushOutbox(db: Db, factory: string): number {
+  // A kill mid-write leaves a temporary file beside its target; the write itself is redone here.
+  const paths = factoryPaths(factory);
+  for (const dir of [paths.chains, paths.learnings]) removeStaleTemps(dir);
   const rows = db.prepare('SELECT seq, path, content FROM outbox ORDER BY seq').all() as OutboxRow[];
   const remove = db.prepare('DELETE FROM outbox WHERE seq = ?');
   let written = 0;

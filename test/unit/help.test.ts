@@ -233,6 +233,19 @@ describe('replies', () => {
     expect(filesOwed()).toBe(0);
     expect(fs.readdirSync(path.join(factory, 'chains'))).toHaveLength(1);
   });
+
+  it('writing owed files first removes the temporary files a killed process left, and never those of a live one', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const gone = spawnSync(process.execPath, ['-e', '']).pid!; // a process that has exited
+    const chains = path.join(factory, 'chains');
+    fs.mkdirSync(chains, { recursive: true });
+    const stale = `.chn_x.json.${gone}.0123456789ab.tmp`;
+    const live = `.chn_y.json.${process.pid}.0123456789ab.tmp`;
+    fs.writeFileSync(path.join(chains, stale), '{');
+    fs.writeFileSync(path.join(chains, live), '{');
+    flushOutbox(db, factory);
+    expect(fs.readdirSync(chains).sort()).toEqual([live]);
+  });
 });
 
 describe('chains from run events', () => {
