@@ -19,7 +19,7 @@ const root = path.resolve(import.meta.dirname, '..', '..');
 
 export async function startServe(factory?: string): Promise<Served> {
   const dir = factory ?? fs.mkdtempSync(path.join(os.tmpdir(), 'layover-e2e-'));
-  const child: ChildProcess = spawn(process.execPath, [path.join(root, 'bin', 'layover-desk.js'), 'serve', '--factory', dir, '--port', '0'], {
+  const child: ChildProcess = spawn(process.execPath, [path.join(root, 'bin', 'layover-desk.js'), 'serve', '--factory', dir, '--create', '--port', '0'], {
     cwd: root,
     env: { ...process.env, LAYOVER_USER_DATA: path.join(dir, '.user-data') },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -31,19 +31,28 @@ describe('layover-desk serve', () => {
     expect(cli.err()).toContain('--port');
   });
 
+  it('refuses a folder that is not a factory yet unless --create says to make it one (exit 2), and makes nothing in it', async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'layover-serve-plain-'));
+    const cli = io(new AbortController(), folder);
+    expect(await runCli(['serve', '--factory', folder, '--port', '0'], cli.io)).toBe(2);
+    expect(cli.err()).toContain('is not a factory yet (no events/, layover.toml or .layover/ in it): check --factory, or give --create');
+    expect(fs.readdirSync(folder)).toEqual([]);
+    fs.rmSync(folder, { recursive: true, force: true });
+  });
+
   it('is listed in --help and has its own help', async () => {
     const cli = io(new AbortController(), os.tmpdir());
     expect(await runCli(['--help'], cli.io)).toBe(0);
     expect(cli.out()).toMatch(/^\s+serve\s/m);
     expect(await runCli(['serve', '--help'], cli.io)).toBe(0);
-    expect(cli.out()).toContain('usage: layover-desk serve [--factory DIR] [--port N]');
+    expect(cli.out()).toContain('usage: layover-desk serve [--factory DIR] [--create] [--port N]');
   });
 
   it('prints a tokened URL, refuses requests without the token, stops on the signal', async () => {
     const factory = fs.mkdtempSync(path.join(os.tmpdir(), 'layover-serve-'));
     const controller = new AbortController();
     const cli = io(controller, factory);
-    const running = runCli(['serve', '--factory', factory, '--port', '0'], cli.io);
+    const running = runCli(['serve', '--factory', factory, '--create', '--port', '0'], cli.io);
     const end = Date.now() + 20_000;
     const printed = /http:\/\/127\.0\.0\.1:(\d+)\/\?token=([A-Za-z0-9_-]{43})/;
     while (!printed.test(cli.out())) {
@@ -71,7 +80,7 @@ describe('layover-desk serve', () => {
     const factory = fs.mkdtempSync(path.join(os.tmpdir(), 'layover-serve-'));
     const controller = new AbortController();
     const cli = io(controller, factory, env);
-    const running = runCli(['serve', '--factory', factory, '--port', '0', ...argv], cli.io);
+    const running = runCli(['serve', '--factory', factory, '--create', '--port', '0', ...argv], cli.io);
     const printed = /http:\/\/127\.0\.0\.1:(\d+)\/\?token=([A-Za-z0-9_-]{43})/;
     const match = await eventually(() => printed.exec(cli.out()) ?? undefined, 'serve prints its URL', 20_000);
     const call = async (name: string, input: unknown) => {

@@ -2,11 +2,12 @@
  * `layover-desk serve`: the app in a browser tab, served on 127.0.0.1 with a per-start token.
  */
 import path from 'node:path';
-import { FACTORY_OPTION, Refusal, factoryDir, flagOption, stringOption, type CliIo, type Command, type ParsedArgs } from '../command.js';
+import { FACTORY_OPTION, Refusal, factoryTarget, flagOption, stringOption, type CliIo, type Command, type ParsedArgs } from '../command.js';
 import { Desk } from '../../node/desk.js';
 import type { DeskPort } from '../../node/host/deskPort.js';
 import { startHost } from '../../node/host/http.js';
 import { rendererDir } from '../../node/paths.js';
+import { isDirectory, isFactory } from '../../node/factory.js';
 
 export interface ServeOptions {
   factory: string;
@@ -79,7 +80,7 @@ export async function serve(options: ServeOptions, io: CliIo): Promise<number> {
 export const serveCommand: Command = {
   name: ['serve'],
   summary: 'Serve the app on 127.0.0.1 for a browser (a tokened URL is printed)',
-  usage: 'serve [--factory DIR] [--port N] [--poll]',
+  usage: 'serve [--factory DIR] [--create] [--port N] [--poll]',
   options: { ...FACTORY_OPTION, port: { type: 'string', short: 'p' }, poll: { type: 'boolean' } },
   help: [
     'Serves the same window as the desktop app, over HTTP on 127.0.0.1 only, and prints its URL.',
@@ -89,13 +90,19 @@ export const serveCommand: Command = {
     '',
     'Options:',
     '  --factory, -f DIR  the factory to open (default: $LAYOVER_FACTORY, else the current folder)',
+    '  --create           make a factory of a folder that is not one yet (no events/, layover.toml',
+    '                     or .layover/ in it); without it such a folder is refused',
     '  --port, -p N       the port to listen on (default 0: any free port)',
     '  --poll             watch events/ by polling, for a factory on a network drive, which',
     '                     sends no file-system events (also: LAYOVER_POLL=1)',
   ].join('\n'),
   async run(args: ParsedArgs, io: CliIo) {
     const port = parsePort(stringOption(args, 'port'));
-    const factory = path.resolve(io.cwd, factoryDir(args, io));
+    const target = factoryTarget(args, io);
+    const factory = path.resolve(io.cwd, target.dir);
+    if (!target.create && isDirectory(factory) && !isFactory(factory)) {
+      throw new Refusal(`${factory} is not a factory yet (no events/, layover.toml or .layover/ in it): check --factory, or give --create to make it a new factory`);
+    }
     return serve({ factory, port, usePolling: flagOption(args, 'poll') || pollingFromEnv(io.env) }, io);
   },
 };
