@@ -38,8 +38,42 @@ export function beginLearningBatch(db: Db): void {
 export function endLearningBatch(db: Db): void {
   const batch = batches.get(db);
   batches.delete(db);
-  if (!batch) return;
-  for (const learning of batch.changed.values()) writeLearning(db, learning);
+  if (!batch || batch.changed.size === 0) return;
+  writeLearnings(db, [...batch.changed.values()]);
+}
+
+/** The fields a write changes (text, agent and id never do), as `writeLearnings` reads them from JSON. */
+const MUTABLE = ['state', 'proposals', 'rediscoveries', 'echoes', 'runs_left', 'last_at', 'live_since', 'lapsed_at', 'decided_by', 'decided_at', 'reason'] as const;
+
+/**
+ * Writes many learnings in one statement: a batch can change thousands (a finished run counts
+ * against every provisional learning of its agent; a person rejects ten thousand at once), and a
+ * statement each cost more than the rows themselves. All get the same `changed` stamp.
+ */
+function writeLearnings(db: Db, learnings: readonly Learning[]): void {
+  const rows = learnings.map((l) => [l.id, ...MUTABLE.map((field) => l[field])]);
+  stmt(
+    db,
+    `UPDATE learnings SET ${MUTABLE.map((field, i) => `${field} = j.value ->> ${i + 1}`).join(', ')}, changed = ${NEXT_CHANGED}
+     FROM json_each(?) j WHERE learnings.id = j.value ->> 0`,
+  ).run(JSON.stringify(rows));
+}
+
+/**
+ * Runs `work` (inside the caller's transaction) with the learnings it saves written once, at its
+ * end: what a person's decision over thousands of learnings needs. Within an open batch it just
+ * runs: that batch writes them.
+ */
+export function inLearningBatch<T>(db: Db, work: () => T): T {
+  if (batches.has(db)) return work();
+  beginLearningBatch(db);
+  try {
+    const result = work();
+    endLearningBatch(db);
+    return result;
+  } finally {
+    abandonLearningBatch(db);
+  }
 }
 
 /** Ends the batch without writing: its transaction is being rolled back. */

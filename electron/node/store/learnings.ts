@@ -24,7 +24,7 @@ import type { Db } from './db.js';
 import { stmt } from './statements.js';
 import { LEARNING_COLUMNS, NEXT_CHANGED, toLearning } from './learningRows.js';
 import { indexNewLearning } from './matching.js';
-import { noteInsertedLearning, saveLearning } from './learningWrites.js';
+import { inLearningBatch, noteInsertedLearning, saveLearning } from './learningWrites.js';
 import { matchingRowidsOf } from './learningList.js';
 
 /** A line of an events file the ledger cannot take: becomes a refused line, not a crash. */
@@ -161,7 +161,7 @@ export function decideLearnings(
   if (by === '') throw new Error('a decision needs the name of the person making it');
   const at = input.now.toISOString();
   const reason = input.reason?.trim() ? input.reason.trim() : null;
-  return db.transaction((): DecisionResult => {
+  return db.transaction((): DecisionResult => inLearningBatch(db, () => {
     const ids = targetIds(db, target);
     const found = loadMany(db, ids);
     const result: DecisionResult = { changed: [], unchanged: [], missing: [], agents: [] };
@@ -197,20 +197,20 @@ export function decideLearnings(
     markExportPending(db, result.agents);
     if (journaled.length > 0) journalDecision(db, { what: kind, at, by, learnings: journaled, reason }, replaying);
     return result;
-  }).immediate();
+  })).immediate();
 }
 
 /**
  * Undoes the last rejection or keep of each learning: it gets back exactly the fields that
  * decision overwrote. Undos stack: a second undo reaches the decision before the one undone.
- * A decision is undone only while the learning is still in the state it left it in.
+ * A decision is undone only while the learning is still in the state it left it in. Journaled as
+ * `decideLearnings` is.
  */
-/** Undoes the last decisions on learnings; journaled as `decideLearnings` is. */
 export function undoDecisions(db: Db, ids: readonly string[], input: DecisionInput, replaying?: Replaying): DecisionResult {
   const by = input.by.trim();
   if (by === '') throw new Error('an undo needs the name of the person making it');
   const at = input.now.toISOString();
-  return db.transaction((): DecisionResult => {
+  return db.transaction((): DecisionResult => inLearningBatch(db, () => {
     const result: DecisionResult = { changed: [], unchanged: [], missing: [], agents: [] };
     const agents = new Set<string>();
     const journaled: JournaledLearning[] = [];
@@ -260,5 +260,5 @@ export function undoDecisions(db: Db, ids: readonly string[], input: DecisionInp
     markExportPending(db, result.agents);
     if (journaled.length > 0) journalDecision(db, { what: 'undo', at, by, learnings: journaled }, replaying);
     return result;
-  }).immediate();
+  })).immediate();
 }
