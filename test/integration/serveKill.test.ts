@@ -172,5 +172,5 @@ describe('serve killed during replies', () => {
     expect(journal.filter((e) => e.what === 'reply').map((e) => ({ id: e.id, chain: e.chain })).sort((a, b) => (a.id < b.id ? -1 : 1))).toEqual(
       answered.map((r) => ({ id: r.id, chain: r.continued_as })),
     );
-  }, 30_000 + (ATTEMPTS + 1) * 4 * cliStartAllowanceMs());
+  }, 60_000 + (ATTEMPTS + 1) * 12 * cliStartAllowanceMs());
 });
