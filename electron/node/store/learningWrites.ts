@@ -46,9 +46,9 @@ export function endLearningBatch(db: Db): void {
 const MUTABLE = ['state', 'proposals', 'rediscoveries', 'echoes', 'runs_left', 'last_at', 'live_since', 'lapsed_at', 'decided_by', 'decided_at', 'reason'] as const;
 
 /**
- * Writes many learnings in one statement: a batch can change thousands (a finished run counts
- * against every provisional learning of its agent; a person rejects ten thousand at once), and a
- * statement each cost more than the rows themselves. All get the same `changed` stamp.
+ * Writes learnings in one statement: a batch can change thousands (a finished run counts against
+ * every provisional learning of its agent; a person rejects ten thousand at once). Each gets a
+ * `changed` stamp above every earlier one. The one list of fields a write changes is `MUTABLE`.
  */
 function writeLearnings(db: Db, learnings: readonly Learning[]): void {
   const rows = learnings.map((l) => [l.id, ...MUTABLE.map((field) => l[field])]);
@@ -81,27 +81,6 @@ export function abandonLearningBatch(db: Db): void {
   batches.delete(db);
 }
 
-function writeLearning(db: Db, l: Learning): void {
-  stmt(
-    db,
-    `UPDATE learnings SET state = ?, proposals = ?, rediscoveries = ?, echoes = ?, runs_left = ?, last_at = ?,
-       live_since = ?, lapsed_at = ?, decided_by = ?, decided_at = ?, reason = ?, changed = ${NEXT_CHANGED}
-     WHERE id = ?`,
-  ).run(
-    l.state,
-    l.proposals,
-    l.rediscoveries,
-    l.echoes,
-    l.runs_left,
-    l.last_at,
-    l.live_since,
-    l.lapsed_at,
-    l.decided_by,
-    l.decided_at,
-    l.reason,
-    l.id,
-  );
-}
 
 function track(batch: Batch, l: Learning): void {
   const provisional = batch.provisional.get(l.agent);
@@ -113,7 +92,7 @@ function track(batch: Batch, l: Learning): void {
 /** Writes back the mutable fields of a learning (text, agent and id never change). */
 export function saveLearning(db: Db, l: Learning): void {
   const batch = batches.get(db);
-  if (!batch) return writeLearning(db, l);
+  if (!batch) return writeLearnings(db, [l]);
   batch.changed.set(l.id, l);
   let ofAgent = batch.changedOf.get(l.agent);
   if (!ofAgent) batch.changedOf.set(l.agent, (ofAgent = new Map()));
