@@ -17,6 +17,12 @@ import { TOKEN_HEADER } from '../../electron/node/host/http.js';
 /** Longest wait for serve to print its URL, and to stop once asked. */
 const START_LIMIT_MS = 60_000;
 const STOP_LIMIT_MS = 10_000;
+/**
+ * Longest one call may take before it is given up as unanswered: far beyond any answer of a live
+ * serve, so it only ends a call to a serve that was killed under it without the connection
+ * closing (then the caller sees an error instead of waiting for ever).
+ */
+const CALL_LIMIT_MS = 20_000;
 const URL_LINE = /^Open (http:\/\/127\.0\.0\.1:\d+)\/\?token=([A-Za-z0-9_-]+)$/mu;
 
 /** Which program the serve cases run, for the header. */
@@ -61,6 +67,7 @@ export async function startServe(factory: string): Promise<RunningServe> {
       method: 'POST',
       headers: { 'content-type': 'application/json', [TOKEN_HEADER]: token },
       body: JSON.stringify(input),
+      signal: AbortSignal.timeout(CALL_LIMIT_MS),
     });
     const envelope = (await response.json()) as { ok: true; value: T } | { ok: false; error: { message: string } };
     const ms = performance.now() - start;
