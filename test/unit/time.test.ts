@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { fileTime, humanDay, humanTime, utcDay, utcTime } from '../../electron/rules/time.js';
+import { fileTime, humanDay, humanTime, isStoredTime, utcDay, utcTime } from '../../electron/rules/time.js';
+import { seededRandom } from '../../electron/rules/seededRandom.js';
+
+/** What utcTime answered before its fast path: the Date round trip, for every text. */
+function roundTrip(at: string): string | null {
+  const date = new Date(at);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
 
 describe('times, one meaning per name', () => {
   it('stores a time as ISO 8601 in UTC with milliseconds, whatever offset it was written with', () => {
@@ -30,5 +37,19 @@ describe('times, one meaning per name', () => {
 
   it('writes an instant for a file name without colons or dots', () => {
     expect(fileTime(new Date('2026-11-29T20:33:37.123Z'))).toBe('2026-11-29T20-33-37-123Z');
+  });
+
+  it('takes a time already in the stored form as it is, exactly when the Date round trip gives it back unchanged', () => {
+    const next = seededRandom(20261201);
+    const digits = (n: number, most: number) => String(Math.floor(next() * (most + 1))).padStart(n, '0');
+    const edges = ['2024-02-29T00:00:00.000Z', '2026-02-29T00:00:00.000Z', '2026-02-30T12:00:00.000Z', '2026-04-31T00:00:00.000Z',
+      '2026-12-31T23:59:59.999Z', '2026-01-01T24:00:00.000Z', '2026-01-01T00:60:00.000Z', '2026-00-10T00:00:00.000Z',
+      '2026-13-10T00:00:00.000Z', '2026-01-00T00:00:00.000Z', '0000-01-01T00:00:00.000Z', '1900-02-29T00:00:00.000Z', '2000-02-29T00:00:00.000Z'];
+    const random = Array.from({ length: 5_000 }, () =>
+      `${digits(4, 9999)}-${digits(2, 13)}-${digits(2, 32)}T${digits(2, 25)}:${digits(2, 61)}:${digits(2, 61)}.${digits(3, 999)}Z`);
+    for (const at of [...edges, ...random]) {
+      expect(utcTime(at), at).toBe(roundTrip(at));
+      expect(isStoredTime(at), at).toBe(roundTrip(at) === at);
+    }
   });
 });
