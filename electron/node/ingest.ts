@@ -33,6 +33,8 @@ import { alreadyApplied } from './store/reread.js';
 import { abandonLearningBatch, beginLearningBatch, endLearningBatch } from './store/learningWrites.js';
 import { factoryPaths } from './factory.js';
 import { utcDay } from '../rules/time.js';
+import type { ScreenResult } from '../rules/screen.js';
+import { ScreenAhead } from './screenAhead.js';
 
 export interface RefusedRef {
   file: string;
@@ -141,7 +143,7 @@ type Line = { bytes: Buffer; tooLong?: number };
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Applies one valid event; throws `EventRefused` when the ledger cannot take it. */
-function applyEvent(db: Db, event: FactoryEvent, settings: Settings, fatal: string[]): void {
+function applyEvent(db: Db, event: FactoryEvent, settings: Settings, fatal: string[], screened: ScreenResult | undefined): void {
   switch (event.type) {
     case 'run.started':
       applyRunStarted(db, { ...event, answers: event.answers ?? null });
@@ -151,7 +153,7 @@ function applyEvent(db: Db, event: FactoryEvent, settings: Settings, fatal: stri
       applyRunFinished(db, event);
       break;
     case 'learning.proposed': {
-      const result = applyProposal(db, { ...event, run: event.run ?? null }, settings.learnings);
+      const result = applyProposal(db, { ...event, run: event.run ?? null }, settings.learnings, screened);
       if (result.activeChanged) markExportPending(db, [event.agent]);
       break;
     }
@@ -162,6 +164,9 @@ function applyEvent(db: Db, event: FactoryEvent, settings: Settings, fatal: stri
     }
   }
 }
+
+/** A character `trim` would keep: a line without one is blank (the same test, without copying the line). */
+const NOT_BLANK = /\S/;
 
 /** Why a line is not an event, or null with the event. */
 function readLine(line: Line): { event: FactoryEvent } | { reason: string } | null {
@@ -175,7 +180,7 @@ function readLine(line: Line): { event: FactoryEvent } | { reason: string } | nu
   } catch {
     return { reason: 'the line is not valid UTF-8' };
   }
-  if (text.trim() === '') return null;
+  if (!NOT_BLANK.test(text)) return null;
   const parsed = parseEventLine(text);
   return parsed.ok ? { event: parsed.event } : { reason: parsed.reason };
 }
@@ -209,6 +214,7 @@ function applyBatch(
   to: { offset: number; seal: string; size: number },
   settings: Settings,
   now: Date,
+  ahead: ScreenAhead,
   careful = false,
 ): BatchOutcome {
   const display = `events/${file}`;
@@ -217,10 +223,22 @@ function applyBatch(
     db,
     'INSERT INTO refused_lines (file, line, reason, excerpt, seen_at, day) VALUES (?, ?, ?, ?, ?, ?)',
   );
-  const apply = (event: FactoryEvent, fatal: string[]): void => {
-    if (!careful) return applyEvent(db, event, settings, fatal);
+  // Every line is read first, so that the batch's proposals can be screened ahead (screenAhead.ts).
+  const reads = lines.map(readLine);
+  const proposalOf: number[] = [];
+  const texts: string[] = [];
+  reads.forEach((read, i) => {
+    if (read !== null && 'event' in read && read.event.type === 'learning.proposed') {
+      proposalOf[i] = texts.length;
+      texts.push(read.event.text);
+    }
+  });
+  const screened = ahead.screenAll(texts, settings.learnings.max_text);
+  const apply = (event: FactoryEvent, fatal: string[], i: number): void => {
+    const screen = proposalOf[i] === undefined ? undefined : screened.result(proposalOf[i]);
+    if (!careful) return applyEvent(db, event, settings, fatal, screen);
     try {
-      db.transaction(() => applyEvent(db, event, settings, fatal))();
+      db.transaction(() => applyEvent(db, event, settings, fatal, screen))();
     } catch (error) {
       forgetMatchIndex(db); // the savepoint undid writes the index may have taken in
       throw error;
@@ -235,7 +253,7 @@ function applyBatch(
       const out: BatchOutcome = { applied: 0, refused: [], fatal: [], lastAt: null, runsFinished: 0 };
       lines.forEach((line, i) => {
         const number = from.lines + i + 1;
-        const read = readLine(line);
+        const read = reads[i]!;
         if (read === null) return;
         let reason: string | null = null;
         if ('reason' in read) reason = read.reason;
@@ -243,7 +261,7 @@ function applyBatch(
         else {
           const fatal: string[] = [];
           try {
-            apply(read.event, fatal);
+            apply(read.event, fatal, i);
             out.applied++;
             if (read.event.type === 'run.finished') out.runsFinished++;
             out.fatal.push(...fatal);
@@ -272,7 +290,7 @@ function applyBatch(
   } catch (error) {
     abandonLearningBatch(db);
     forgetMatchIndex(db); // rolled back: the index may hold learnings the ledger does not
-    if (error instanceof NeedsCareful) return applyBatch(db, file, lines, from, to, settings, now, true);
+    if (error instanceof NeedsCareful) return applyBatch(db, file, lines, from, to, settings, now, ahead, true);
     throw error;
   }
 }
@@ -438,65 +456,73 @@ export function* ingestSteps(db: Db, factory: string, options: IngestOptions): G
   }
   const fatal: string[] = [];
   let runsFinished = 0;
-
-  for (const f of files) {
-    const fd = openEventFile(dir, f.name);
-    if (fd === null) continue;
-    try {
-      const size = Math.max(f.size, fs.fstatSync(fd).size);
-      const refusal = whyFileRefused(db, fd, f.name, size);
-      if (refusal !== null) {
-        if (storedPosition(db, f.name).refused === null) db.transaction(() => refuseFile(db, f.name, refusal)).immediate();
-        continue;
-      }
-      for (;;) {
-        if (options.signal?.aborted) break;
-        const from = storedPosition(db, f.name);
-        if (from.offset >= size) break;
-        const buf = readAt(fd, from.offset, Math.min(maxBytes, size - from.offset));
-        const lines: Line[] = [];
-        let pos = 0;
-        while (lines.length < maxLines) {
-          const nl = buf.indexOf(10, pos);
-          if (nl === -1) break;
-          lines.push({ bytes: buf.subarray(pos, nl) });
-          pos = nl + 1;
-        }
-        if (lines.length === 0) {
-          // No newline in the whole read: either the file ends in a partial line (it waits),
-          // or the line is longer than one batch (refused, but its end must still be found).
-          if (from.offset + buf.length >= size) break;
-          const end = nextNewline(fd, from.offset + buf.length, size);
-          if (end === -1) break;
-          lines.push({ bytes: buf.subarray(0, Math.min(buf.length, 1024)), tooLong: end - 1 - from.offset });
-          pos = end - from.offset;
-        }
-        let outcome: BatchOutcome;
-        try {
-          const to = from.offset + pos;
-          outcome = applyBatch(db, f.name, lines, from, { offset: to, seal: sealAt(fd, to), size }, settingsNow(), clock());
-        } catch (error) {
-          if (error instanceof StaleOffset) continue; // another process read these lines: start again from its offset
-          throw error;
-        }
-        progress.applied += outcome.applied;
-        progress.refused.push(...outcome.refused);
-        progress.done_bytes += pos;
-        if (outcome.lastAt !== null && (progress.last_event_at === null || outcome.lastAt > progress.last_event_at)) {
-          progress.last_event_at = outcome.lastAt;
-        }
-        fatal.push(...outcome.fatal);
-        runsFinished += outcome.runsFinished;
-        options.onProgress?.(progress);
-        yield progress;
-      }
-    } finally {
-      fs.closeSync(fd);
-    }
+  const ahead = new ScreenAhead();
+  try {
+    yield* readFiles();
+  } finally {
+    ahead.close();
   }
 
   const exported = options.export === false ? [] : exportPending(db, factory, settingsNow().learnings.max_per_run);
   return { ...progress, exported, fatal_help: fatal, runs_finished: runsFinished, refused_files: refusedFiles(db) };
+
+  function* readFiles(): Generator<IngestProgress, void> {
+    for (const f of files) {
+      const fd = openEventFile(dir, f.name);
+      if (fd === null) continue;
+      try {
+        const size = Math.max(f.size, fs.fstatSync(fd).size);
+        const refusal = whyFileRefused(db, fd, f.name, size);
+        if (refusal !== null) {
+          if (storedPosition(db, f.name).refused === null) db.transaction(() => refuseFile(db, f.name, refusal)).immediate();
+          continue;
+        }
+        for (;;) {
+          if (options.signal?.aborted) break;
+          const from = storedPosition(db, f.name);
+          if (from.offset >= size) break;
+          const buf = readAt(fd, from.offset, Math.min(maxBytes, size - from.offset));
+          const lines: Line[] = [];
+          let pos = 0;
+          while (lines.length < maxLines) {
+            const nl = buf.indexOf(10, pos);
+            if (nl === -1) break;
+            lines.push({ bytes: buf.subarray(pos, nl) });
+            pos = nl + 1;
+          }
+          if (lines.length === 0) {
+            // No newline in the whole read: either the file ends in a partial line (it waits),
+            // or the line is longer than one batch (refused, but its end must still be found).
+            if (from.offset + buf.length >= size) break;
+            const end = nextNewline(fd, from.offset + buf.length, size);
+            if (end === -1) break;
+            lines.push({ bytes: buf.subarray(0, Math.min(buf.length, 1024)), tooLong: end - 1 - from.offset });
+            pos = end - from.offset;
+          }
+          let outcome: BatchOutcome;
+          try {
+            const to = from.offset + pos;
+            outcome = applyBatch(db, f.name, lines, from, { offset: to, seal: sealAt(fd, to), size }, settingsNow(), clock(), ahead);
+          } catch (error) {
+            if (error instanceof StaleOffset) continue; // another process read these lines: start again from its offset
+            throw error;
+          }
+          progress.applied += outcome.applied;
+          progress.refused.push(...outcome.refused);
+          progress.done_bytes += pos;
+          if (outcome.lastAt !== null && (progress.last_event_at === null || outcome.lastAt > progress.last_event_at)) {
+            progress.last_event_at = outcome.lastAt;
+          }
+          fatal.push(...outcome.fatal);
+          runsFinished += outcome.runsFinished;
+          options.onProgress?.(progress);
+          yield progress;
+        }
+      } finally {
+        fs.closeSync(fd);
+      }
+    }
+  }
 }
 
 /** Catches up in one go (the CLI). */

@@ -18,6 +18,7 @@ import { Worker } from 'node:worker_threads';
 import type { SweepReport, WatcherStatus } from '../../shared/domain.js';
 import type { Settings } from '../rules/settings.js';
 import type { WatcherChange } from './watcher.js';
+import { workerEntry } from './workerEntry.js';
 
 /** What the host tells the worker. */
 export type ToWorker =
@@ -65,20 +66,6 @@ const HEALTHY_AFTER_MS = 60_000;
 
 /** How long a stopping worker may take to finish its batch before it is ended. */
 const STOP_GRACE_MS = 5_000;
-
-/**
- * Where the worker's code is. Built, it is the `.js` beside this file. Run from the TypeScript
- * sources (tests, `tsx`), a worker cannot load `.ts` by itself, so a small boot file registers
- * tsx's loader in the worker first (`workerBoot.mjs`, for development only).
- */
-function workerEntry(): { url: URL; workerData: (start: WorkerStart) => unknown } {
-  const here = import.meta.url;
-  if (here.endsWith('.ts')) {
-    const entry = new URL('./ingestWorker.ts', here).href;
-    return { url: new URL('./workerBoot.mjs', here), workerData: (start) => ({ entry, start }) };
-  }
-  return { url: new URL('./ingestWorker.js', here), workerData: (start) => ({ start }) };
-}
 
 export class IngestThread {
   private worker: Worker | null = null;
@@ -168,7 +155,7 @@ export class IngestThread {
   }
 
   private spawn(): void {
-    const entry = workerEntry();
+    const entry = workerEntry<WorkerStart>('ingestWorker');
     const start: WorkerStart = {
       factory: this.options.factory,
       settings: this.options.settings(),

@@ -68,6 +68,19 @@ function readChainFile(chain: string): Record<string, unknown> {
 const spawnCli = (args: string[]) => runCliProcess(args, { LAYOVER_FACTORY: factory });
 
 describe('help requests through the CLI', () => {
+  it('ingest names at most twenty new fatal help requests and counts the rest', async () => {
+    const events: Record<string, unknown>[] = [];
+    for (let i = 0; i < 25; i++) {
+      const at = `2026-11-01T10:${String(i).padStart(2, '0')}:00Z`;
+      events.push(runStarted(`run-${i}`, `chain-${i}`, at), helpRequested(`help-${i}`, `run-${i}`, `chain-${i}`, at, { fatal: true }));
+    }
+    write(...events);
+    const result = await cli('ingest');
+    expect(result.code).toBe(0);
+    const line = result.stdout.split('\n').find((text) => text.startsWith('new fatal help requests:'));
+    expect(line).toBe(`new fatal help requests: ${Array.from({ length: 20 }, (_, i) => `help-${i}`).join(', ')} … and 5 more (layover-desk help-requests lists them)`);
+  });
+
   it('lists a request with exactly the documented JSON fields', async () => {
     write(runStarted('run_1', 'chn_a', '2026-11-29T10:00:00Z'), helpRequested('hlp_1', 'run_1', 'chn_a', '2026-11-29T10:05:00Z', { category: 'access' }));
     await ingest();

@@ -7,7 +7,7 @@ import { ulid } from 'ulid';
 import type { Impact, ProposalOutcome } from '../../../shared/domain.js';
 import { decideProposal, type LedgerSettings, type ScreenedProposal } from '../../rules/ledger.js';
 import { fingerprint } from '../../rules/sameness.js';
-import { screen } from '../../rules/screen.js';
+import { screen, type ScreenResult } from '../../rules/screen.js';
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
 import { addHistory, insertLearning, normTime } from './learnings.js';
@@ -57,11 +57,16 @@ function pooledRandom(): number {
 
 /**
  * Takes up one proposal (docs/rules.md#learnings): screen, match, decide, write, log. The caller's
- * transaction has called `syncMatchIndex` (see the module comment).
+ * transaction has called `syncMatchIndex` (see the module comment). `screened` is the screen's
+ * answer for `p.text` when the caller has it already (ingest screens ahead: screenAhead.ts).
  */
-export function applyProposal(db: Db, p: ProposalInput, settings: LedgerSettings & { max_text: number }): ProposalResult {
+export function applyProposal(
+  db: Db,
+  p: ProposalInput,
+  settings: LedgerSettings & { max_text: number },
+  screened: ScreenResult = screen(p.text, settings.max_text),
+): ProposalResult {
   const at = normTime(p.at);
-  const screened = screen(p.text, settings.max_text);
   if (!screened.ok) {
     const result = { outcome: 'refused' as const, learning_id: null, reason: screened.reason };
     logProposal(db, p, at, p.text.trim(), result);

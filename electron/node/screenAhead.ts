@@ -1,0 +1,147 @@
+/**
+ * The screen, run ahead of ingest on a second thread.
+ *
+ * Why. Screening a proposal (rules/screen.ts) is pure CPU work: a fifth of ingesting a mixed
+ * history, the largest single share (docs/development.md#figures). Everything else ingest does
+ * writes to the ledger in order and has to stay on one connection; the screen needs nothing but
+ * the text. So when a batch holds many proposals, their texts go to a helper thread as the batch
+ * starts, and it screens them on the other core while ingest applies the batch's lines in order.
+ * By the time ingest reaches a proposal its answer is usually there.
+ *
+ * Why it cannot change an answer. `screen(text, maxText)` is a pure function; the helper runs
+ * the same code on the same arguments. Each text is claimed once, by whichever thread gets to it
+ * first (an atomic compare-and-swap on a shared array): when ingest reaches a text the helper has
+ * not claimed, ingest screens it itself; when the helper is working on it, ingest waits for that
+ * one answer. A helper that is slow, crashed or never started only means ingest screens more
+ * itself: after `HELPER_PATIENCE_MS` without an answer it screens the text in place too.
+ *
+ * A batch with few proposals (the watcher's usual trickle) is screened in place: starting the
+ * thread costs more than a few dozen proposals.
+ */
+import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import { screen, type ScreenResult } from '../rules/screen.js';
+import { workerEntry } from './workerEntry.js';
+
+/** Fewer proposals than this in a batch are screened in place. */
+export const MIN_PROPOSALS_AHEAD = 64;
+
+/** How long ingest waits for the helper's answer to a text the helper has claimed, before screening it itself. */
+const HELPER_PATIENCE_MS = 1_000;
+
+/** The state of one text in a job's shared array. The array's last slot counts answers posted. */
+export const UNCLAIMED = 0;
+export const CLAIMED_BY_INGEST = 1;
+export const CLAIMED_BY_HELPER = 2;
+
+/** What the helper thread is sent: one batch's texts. */
+export interface ScreenJob {
+  job: number;
+  texts: readonly string[];
+  maxText: number;
+  /** Int32Array over it: a claim per text, then the count of answers posted. */
+  claims: SharedArrayBuffer;
+}
+
+/** What the helper answers, one text at a time, on the port it was started with. */
+export interface ScreenAnswer {
+  job: number;
+  index: number;
+  result: ScreenResult;
+}
+
+export interface ScreenStart {
+  port: MessagePort;
+}
+
+/** One batch's texts being screened: `result(i)` is `screen(texts[i], maxText)`, from whichever thread did it. */
+export interface ScreenedBatch {
+  result(index: number): ScreenResult;
+  /** How many answers the helper thread has posted so far. */
+  posted(): number;
+  /** How many of the answers given so far came from the helper thread. */
+  byHelper(): number;
+}
+
+export class ScreenAhead {
+  private worker: Worker | null = null;
+  private answers: MessagePort | null = null;
+  private failed = false;
+  private jobs = 0;
+
+  /** Starts screening `texts` ahead; in place when they are few or the helper cannot run. */
+  screenAll(texts: readonly string[], maxText: number): ScreenedBatch {
+    if (texts.length < MIN_PROPOSALS_AHEAD || !this.started()) return { result: (i) => screen(texts[i]!, maxText), posted: () => 0, byHelper: () => 0 };
+    const job = ++this.jobs;
+    const claims = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * (texts.length + 1));
+    const shared = new Int32Array(claims);
+    const results: Array<ScreenResult | undefined> = [];
+    let helped = 0;
+    const drain = (): void => {
+      for (let got = this.receive(); got !== undefined; got = this.receive()) {
+        if (got.job === job) results[got.index] = got.result;
+      }
+    };
+    this.worker!.postMessage({ job, texts, maxText, claims } satisfies ScreenJob);
+    return {
+      posted: () => Atomics.load(shared, texts.length),
+      byHelper: () => helped,
+      result: (index) => {
+        if (Atomics.compareExchange(shared, index, UNCLAIMED, CLAIMED_BY_INGEST) !== CLAIMED_BY_HELPER) {
+          return screen(texts[index]!, maxText);
+        }
+        // The helper claimed it: its answer is posted, or about to be.
+        const giveUpAt = Date.now() + HELPER_PATIENCE_MS;
+        for (;;) {
+          const posted = Atomics.load(shared, texts.length);
+          drain();
+          const answer = results[index];
+          if (answer !== undefined) {
+            helped++;
+            return answer;
+          }
+          const left = giveUpAt - Date.now();
+          if (left <= 0 || this.failed) return screen(texts[index]!, maxText);
+          Atomics.wait(shared, texts.length, posted, left);
+        }
+      },
+    };
+  }
+
+  /** Ends the helper thread (the batch answers already given stay valid). */
+  close(): void {
+    void this.worker?.terminate();
+    this.answers?.close();
+    this.worker = null;
+    this.answers = null;
+  }
+
+  private receive(): ScreenAnswer | undefined {
+    const got = this.answers ? receiveMessageOnPort(this.answers) : undefined;
+    return got?.message as ScreenAnswer | undefined;
+  }
+
+  private started(): boolean {
+    if (this.worker) return true;
+    if (this.failed) return false;
+    try {
+      const { port1, port2 } = new MessageChannel();
+      const entry = workerEntry<ScreenStart>('screenWorker');
+      const worker = new Worker(entry.url, { workerData: entry.workerData({ port: port2 }), transferList: [port2] });
+      // Never keeps the process alive: the CLI ends when its ingest does.
+      worker.unref();
+      port1.unref();
+      worker.on('error', () => {
+        this.failed = true;
+      });
+      worker.on('exit', () => {
+        this.failed = true;
+      });
+      this.worker = worker;
+      this.answers = port1;
+      return true;
+    } catch {
+      this.failed = true;
+      return false;
+    }
+  }
+}

@@ -1,0 +1,15 @@
+/**
+ * Where a worker thread's code is, for the threads this folder starts (`ingestWorker`,
+ * `screenWorker`). Built, it is the `.js` beside this file. Run from the TypeScript sources
+ * (tests, `tsx`), a worker cannot load `.ts` by itself, so a small boot file registers tsx's
+ * loader in the worker first (`workerBoot.mjs`, for development only) and then loads the entry.
+ * Either way the worker finds what it was started with in `workerData.start`.
+ */
+export function workerEntry<Start>(name: string): { url: URL; workerData: (start: Start) => unknown } {
+  const here = import.meta.url;
+  if (here.endsWith('.ts')) {
+    const entry = new URL(`./${name}.ts`, here).href;
+    return { url: new URL('./workerBoot.mjs', here), workerData: (start) => ({ entry, start }) };
+  }
+  return { url: new URL(`./${name}.js`, here), workerData: (start) => ({ start }) };
+}

@@ -1,0 +1,54 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { screen } from '../../electron/rules/screen.js';
+import { MIN_PROPOSALS_AHEAD, ScreenAhead } from '../../electron/node/screenAhead.js';
+import { readCorpus } from '../support/screenCorpus.js';
+
+const MAX_TEXT = 4000;
+/** Every corpus line (attempts and ordinary ones), and a few the length limit refuses. */
+const TEXTS = [...readCorpus().map((line) => line.text), 'x'.repeat(MAX_TEXT + 1), '   ', 'plain text of a learning'];
+
+/** Blocks this thread, as a long ingest batch does, so the helper can get ahead. */
+function busyFor(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+let ahead: ScreenAhead | null = null;
+afterEach(() => ahead?.close());
+
+describe('screening ahead on a helper thread (electron/node/screenAhead.ts)', () => {
+  it('gives for every text exactly the answer of the screen run in place, answered by the helper thread', () => {
+    ahead = new ScreenAhead();
+    const batch = ahead.screenAll(TEXTS, MAX_TEXT);
+    for (let waited = 0; batch.posted() < TEXTS.length && waited < 60_000; waited += 50) busyFor(50);
+    const answers = TEXTS.map((_, i) => batch.result(i));
+    expect(answers).toEqual(TEXTS.map((text) => screen(text, MAX_TEXT)));
+    expect(batch.byHelper()).toBe(TEXTS.length);
+  });
+
+  it('gives the same answers when ingest asks at once, both threads screening side by side', () => {
+    ahead = new ScreenAhead();
+    const first = ahead.screenAll(TEXTS, MAX_TEXT);
+    const answers = TEXTS.map((_, i) => first.result(i));
+    const second = ahead.screenAll([...TEXTS].reverse(), MAX_TEXT);
+    const reversed = TEXTS.map((_, i) => second.result(i));
+    expect(answers).toEqual(TEXTS.map((text) => screen(text, MAX_TEXT)));
+    expect(reversed).toEqual([...TEXTS].reverse().map((text) => screen(text, MAX_TEXT)));
+  });
+
+  it('changes no answer when the helper thread ends in the middle of a batch', () => {
+    ahead = new ScreenAhead();
+    const batch = ahead.screenAll(TEXTS, MAX_TEXT);
+    busyFor(200);
+    ahead.close();
+    expect(TEXTS.map((_, i) => batch.result(i))).toEqual(TEXTS.map((text) => screen(text, MAX_TEXT)));
+  });
+
+  it(`screens a batch of fewer than ${MIN_PROPOSALS_AHEAD} proposals in place, without a thread`, () => {
+    ahead = new ScreenAhead();
+    const few = TEXTS.slice(0, MIN_PROPOSALS_AHEAD - 1);
+    const batch = ahead.screenAll(few, MAX_TEXT);
+    busyFor(500);
+    expect(few.map((_, i) => batch.result(i))).toEqual(few.map((text) => screen(text, MAX_TEXT)));
+    expect(batch.byHelper()).toBe(0);
+  });
+});
