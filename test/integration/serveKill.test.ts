@@ -110,7 +110,28 @@ async function started(factory: string): Promise<RunningServe> {
   return serve;
 }
 
+/** Whether a process with this pid is still there (not yet reaped by its parent). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 describe('serve killed during replies', () => {
+  it('stops a serve that was SIGKILLed and whose exit was already seen, rather than waiting for an exit that has passed', async () => {
+    const temp = tempFactory('layover-serve-kill-');
+    factories.push(temp);
+    fs.mkdirSync(path.join(temp.dir, 'events'));
+    const serve = await startServe(temp.dir);
+    process.kill(serve.pid, 'SIGKILL');
+    // Node reaps a child and emits its 'exit' in one step: once the pid is gone, the exit was seen.
+    await eventually(() => !alive(serve.pid), 'the killed serve is reaped');
+    await expect(serve.stop()).resolves.toBeUndefined();
+  });
+
   it('loses no reply the client got ok for, doubles none, and leaves no chain file missing after SIGKILLs at random moments', async () => {
     const temp = tempFactory('layover-serve-kill-');
     factories.push(temp);
