@@ -15,6 +15,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { alive } from '../../electron/node/factory.js';
 import { seededRandom } from '../../electron/rules/seededRandom.js';
 import { caughtUp, startServe, type RunningServe } from '../bench/serve.js';
 import { helpRequested, runStarted } from '../support/events.js';
@@ -108,16 +109,6 @@ async function started(factory: string): Promise<RunningServe> {
   const serve = await startServe(factory);
   await eventually(async () => caughtUp((await serve.info()).value), 'serve has read the help requests', 20_000);
   return serve;
-}
-
-/** Whether a process with this pid is still there (not yet reaped by its parent). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe('serve killed during replies', () => {
