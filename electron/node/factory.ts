@@ -101,7 +101,8 @@ export function namesIn(dir: string): string[] {
 /** What {@link writeFileAtomic} names its temporary files: `.<name>.<pid>.<random>.tmp`. */
 const TEMP_FILE = /^\..+\.(\d+)\.[0-9a-f]{12}\.tmp$/;
 
-function alive(pid: number): boolean {
+/** Whether a process with this pid still exists (EPERM: it does, but is another user's). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

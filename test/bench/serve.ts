@@ -43,6 +43,14 @@ export interface RunningServe {
 
 export async function startServe(factory: string): Promise<RunningServe> {
   const child: ChildProcess = spawnCli(['serve', '--factory', factory, '--port', '0']);
+  /**
+   * Settles once serve has exited, however it ended and however late it is awaited. `stop()`
+   * waits on this rather than on a fresh 'exit' listener guarded by `exitCode`: a process ended
+   * by a signal keeps `exitCode` null (the signal is in `signalCode`) and 'exit' fires only once,
+   * so when a SIGKILL's exit was already seen, such a guard waited for ever (the rare hang of
+   * serveKill.test.ts, which kills serve and then stops it).
+   */
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let stdout = '';
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -84,19 +92,13 @@ export async function startServe(factory: string): Promise<RunningServe> {
       const kb = (key: string): number => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'mu').exec(status)?.[1] ?? Number.NaN);
       return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
     },
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) {
-          resolve();
-          return;
-        }
-        const kill = setTimeout(() => child.kill('SIGKILL'), STOP_LIMIT_MS);
-        child.once('exit', () => {
-          clearTimeout(kill);
-          resolve();
-        });
-        child.kill('SIGTERM');
-      }),
+    async stop() {
+      // Once serve has exited, `kill` sends nothing (it cannot reach another process that took the pid).
+      const kill = setTimeout(() => child.kill('SIGKILL'), STOP_LIMIT_MS);
+      child.kill('SIGTERM');
+      await exited;
+      clearTimeout(kill);
+    },
   };
 }
 

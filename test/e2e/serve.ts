@@ -51,7 +51,8 @@ export async function startServe(factory?: string): Promise<Served> {
     output: () => output,
     stop() {
       return new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve(child.exitCode);
+        // A process ended by a signal keeps `exitCode` null, and its 'exit' has passed: do not wait for it.
+        if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
         child.once('exit', (code) => resolve(code));
         child.kill('SIGINT');
       });

@@ -15,6 +15,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { alive } from '../../electron/node/factory.js';
 import { seededRandom } from '../../electron/rules/seededRandom.js';
 import { caughtUp, startServe, type RunningServe } from '../bench/serve.js';
 import { helpRequested, runStarted } from '../support/events.js';
@@ -111,6 +112,17 @@ async function started(factory: string): Promise<RunningServe> {
 }
 
 describe('serve killed during replies', () => {
+  it('stops a serve that was SIGKILLed and whose exit was already seen, rather than waiting for an exit that has passed', async () => {
+    const temp = tempFactory('layover-serve-kill-');
+    factories.push(temp);
+    fs.mkdirSync(path.join(temp.dir, 'events'));
+    const serve = await startServe(temp.dir);
+    process.kill(serve.pid, 'SIGKILL');
+    // Node reaps a child and emits its 'exit' in one step: once the pid is gone, the exit was seen.
+    await eventually(() => !alive(serve.pid), 'the killed serve is reaped');
+    await expect(serve.stop()).resolves.toBeUndefined();
+  });
+
   it('loses no reply the client got ok for, doubles none, and leaves no chain file missing after SIGKILLs at random moments', async () => {
     const temp = tempFactory('layover-serve-kill-');
     factories.push(temp);
