@@ -10,7 +10,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, CHANNELS, type Handlers } from '../../shared/api.js';
 import type { PushListener } from '../../electron/node/host/deskPort.js';
-import { CSP, resolveStatic, startHost, tokenMatches, type RunningHost } from '../../electron/node/host/http.js';
+import { CSP } from '../../electron/node/host/csp.js';
+import { tokenMatches } from '../../electron/node/host/guards.js';
+import { startHost, type RunningHost } from '../../electron/node/host/http.js';
+import { resolveStatic } from '../../electron/node/host/staticFiles.js';
 import { testDeskInfo } from '../support/deskInfo.js';
 
 const info = testDeskInfo();
