@@ -28,7 +28,8 @@ import {
 import { MAX_PAGE, dispatch, parsePush, type Envelope, type PushName } from '../shared/api.js';
 import { Desk } from './node/desk.js';
 import type { DeskPort } from './node/host/deskPort.js';
-import { CSP, mimeType, resolveStatic } from './node/host/http.js';
+import { CSP } from './node/host/csp.js';
+import { mimeType, resolveStatic } from './node/host/staticFiles.js';
 import { chooseFactory, ensureDemoFactory } from './node/launcher.js';
 import { appRoot, electronNativeBinding, preloadPath, rendererDir } from './node/paths.js';
 import { readUserState, updateUserState, userDataDir, type WindowState } from './node/userState.js';

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { DeskInfo } from '../../shared/api.js';
 import { compiledCliStaleReason, spawnCli } from '../support/spawnCli.js';
-import { TOKEN_HEADER } from '../../electron/node/host/http.js';
+import { TOKEN_HEADER } from '../../electron/node/host/guards.js';
 
 /** Longest wait for serve to print its URL, and to stop once asked. */
 const START_LIMIT_MS = 60_000;

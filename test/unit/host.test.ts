@@ -10,7 +10,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, CHANNELS, type Handlers } from '../../shared/api.js';
 import type { PushListener } from '../../electron/node/host/deskPort.js';
-import { CSP, resolveStatic, startHost, tokenMatches, type RunningHost } from '../../electron/node/host/http.js';
+import { CSP } from '../../electron/node/host/csp.js';
+import { tokenMatches } from '../../electron/node/host/guards.js';
+import { startHost, type RunningHost } from '../../electron/node/host/http.js';
+import { resolveStatic } from '../../electron/node/host/staticFiles.js';
 import { testDeskInfo } from '../support/deskInfo.js';
 
 const info = testDeskInfo();
@@ -232,6 +235,129 @@ describe('the page and its files', () => {
     expect(resolveStatic(dist, '/%E0%A4%A')).toBe('bad');
     const found = resolveStatic(dist, '/');
     expect(found && found !== 'bad' ? path.basename(found.file) : null).toBe('index.html');
+  });
+});
+
+describe('the type a file is served as', () => {
+  // Both hosts send nosniff, so the browser acts on exactly this type: a script or a style of
+  // the wrong type is not run, and a file of unknown type must never be taken for a page.
+  const exact: [string, string][] = [
+    ['index.html', 'text/html; charset=utf-8'],
+    ['assets/app.js', 'text/javascript; charset=utf-8'],
+    ['assets/style.css', 'text/css; charset=utf-8'],
+    ['assets/logo.svg', 'image/svg+xml'],
+    ['assets/font.woff2', 'font/woff2'],
+    ['assets/shot.png', 'image/png'],
+    ['favicon.ico', 'image/vnd.microsoft.icon'],
+    ['assets/data.json', 'application/json; charset=utf-8'],
+    ['assets/app.js.map', 'application/json; charset=utf-8'],
+  ];
+
+  beforeAll(() => {
+    const dist = path.join(root, 'renderer');
+    for (const [file] of exact) if (!fs.existsSync(path.join(dist, file))) fs.writeFileSync(path.join(dist, file), 'x');
+    fs.writeFileSync(path.join(dist, 'assets', 'LOUD.JS'), 'x');
+    fs.writeFileSync(path.join(dist, 'assets', 'blob.xyzunknown'), '<script>alert(1)</script>');
+    fs.writeFileSync(path.join(dist, 'assets', 'noextension'), '<script>alert(1)</script>');
+  });
+
+  it.each(exact)('%s is served as exactly %s, with nosniff', async (file, type) => {
+    const reply = await request({ path: `/${file}`, headers: auth() });
+    expect(reply.status).toBe(200);
+    expect(reply.headers['content-type']).toBe(type);
+    expect(reply.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('judges the extension regardless of case', async () => {
+    expect((await request({ path: '/assets/LOUD.JS', headers: auth() })).headers['content-type']).toBe('text/javascript; charset=utf-8');
+  });
+
+  it.each(['/assets/blob.xyzunknown', '/assets/noextension'])('serves a file of unknown type (%s) as bytes to download, never as a page', async (route) => {
+    const reply = await request({ path: route, headers: auth() });
+    expect(reply.status).toBe(200);
+    expect(reply.headers['content-type']).toBe('application/octet-stream');
+    expect(reply.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it.each([
+    ['the page', () => request({ path: '/', headers: auth() })],
+    ['a missing file', () => request({ path: '/assets/missing.js', headers: auth() })],
+    ['a refused token', () => request({ path: '/' })],
+    ['a foreign Host', () => request({ path: '/', headers: { ...auth(), Host: 'evil.example' } })],
+    ['a foreign Origin', () => call('desk.info', '{}', { Origin: 'http://evil.example' })],
+    ['an API call', () => call('desk.info', '{}')],
+    ['the token exchange', () => request({ path: `/?token=${host.token}` })],
+  ])('every response carries nosniff and the CSP: %s', async (_what, send) => {
+    const reply = await send();
+    expect(reply.headers['x-content-type-options']).toBe('nosniff');
+    expect(reply.headers['content-security-policy']).toBe(CSP);
+  });
+});
+
+describe('a hostile Cookie header', () => {
+  const name = () => host.cookieName;
+  const encoded = () => [...host.token].map((char) => `%${char.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`).join('');
+
+  it('counts a cookie sent twice once, as first sent: a wrong first copy is not rescued by a right second one', async () => {
+    expect((await request({ path: '/', headers: { Cookie: `${name()}=wrong; ${name()}=${host.token}` } })).status).toBe(401);
+    expect((await request({ path: '/', headers: { Cookie: `${name()}=${host.token}; ${name()}=wrong` } })).status).toBe(200);
+  });
+
+  it('counts a cookie sent twice once when the copies come in two Cookie header lines', async () => {
+    const twoLines = (first: string, second: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = http.request(
+          { host: '127.0.0.1', port: host.port, path: '/', headers: { Host: `127.0.0.1:${host.port}`, Cookie: [first, second] } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+    expect(await twoLines(`${name()}=wrong`, `${name()}=${host.token}`)).toBe(401);
+    expect(await twoLines(`${name()}=${host.token}`, `${name()}=wrong`)).toBe(200);
+  });
+
+  it('takes an empty cookie sent twice, or a value holding the token after another =, for no token', async () => {
+    expect((await request({ path: '/', headers: { Cookie: `${name()}=; ${name()}=` } })).status).toBe(401);
+    expect((await request({ path: '/', headers: { Cookie: `${name()}=token=${host.token}` } })).status).toBe(401);
+    expect((await request({ path: '/', headers: { Cookie: `${name()}=${host.token}=` } })).status).toBe(401);
+  });
+
+  it('takes the token in the query once, as first given', async () => {
+    expect((await request({ path: `/?token=wrong&token=${host.token}` })).status).toBe(401);
+  });
+
+  // NAME, TOKEN and ENCODED stand for this host's cookie name, its token and the token with every
+  // character percent-encoded (known only once the host listens).
+  it.each([
+    ['separators only', ';;; ;'],
+    ['a pair without a name', '=TOKEN'],
+    ['a name without a value', 'NAME'],
+    ['a quoted token', 'NAME="TOKEN"'],
+    ['a percent-encoded spelling of the token', 'NAME=ENCODED'],
+    ['a broken percent-encoding', 'NAME=%E0%A4%A'],
+    ['prototype names', '__proto__=TOKEN; constructor=TOKEN; toString=x'],
+  ])('refuses %s with 401, never a failure', async (_what, header) => {
+    const reply = await request({ path: '/', headers: { Cookie: header.replaceAll('NAME', name()).replaceAll('ENCODED', encoded()).replaceAll('TOKEN', host.token) } });
+    expect(reply.status).toBe(401);
+  });
+
+  it('finds the token after malformed pairs and a thousand other cookies', async () => {
+    const others = Array.from({ length: 1000 }, (_, i) => `c${i}=v`).join('; ');
+    const reply = await request({ path: '/', headers: { Cookie: `;; =x; junk; ${others}; ${name()}=${host.token}` } });
+    expect(reply.status).toBe(200);
+  });
+
+  it('refuses a Cookie header over the size limit of request headers (431), and keeps serving', async () => {
+    const reply = await request({ path: '/', headers: { Cookie: `${name()}=${host.token}; pad=${'x'.repeat(64 * 1024)}` } }).catch(
+      (error: NodeJS.ErrnoException) => ({ status: error.code ?? 'error' }),
+    );
+    // Node answers 431 and closes; a client still writing the header may see the reset first.
+    expect([431, 'ECONNRESET', 'EPIPE']).toContain(reply.status);
+    expect((await request({ path: '/', headers: auth() })).status).toBe(200);
   });
 });
 
