@@ -12,7 +12,7 @@
  * fields, and they are ignored rather than refused; but they are never copied, so an agent cannot
  * smuggle, say, its own idea of its flags into a help request through an extra field.
  */
-import { HELP_CATEGORIES, IMPACTS, RUN_OUTCOMES, type HelpCategory, type Impact, type RunOutcome } from '../../shared/domain.js';
+import { HELP_CATEGORIES, IMPACTS, RUN_OUTCOMES, type Impact } from '../../shared/domain.js';
 import { daysIn, isStoredTime } from './time.js';
 
 export { HELP_CATEGORIES };
@@ -73,49 +73,8 @@ export const DEFAULT_IMPACT: Impact = 'medium';
 
 export type FlagValue = string | number | boolean;
 
-export interface RunStarted {
-  type: 'run.started';
-  at: string;
-  run: string;
-  agent: string;
-  chain: string;
-  workflow: string;
-  flags: Record<string, FlagValue>;
-  routes: string[];
-  learnings: string[];
-  answers?: string;
-}
-
-export interface RunFinished {
-  type: 'run.finished';
-  at: string;
-  run: string;
-  agent: string;
-  outcome: RunOutcome;
-}
-
-export interface LearningProposed {
-  type: 'learning.proposed';
-  at: string;
-  agent: string;
-  text: string;
-  impact: Impact;
-  run?: string;
-}
-
-export interface HelpRequested {
-  type: 'help.requested';
-  at: string;
-  id: string;
-  agent: string;
-  run: string;
-  chain: string;
-  fatal: boolean;
-  question: string;
-  category?: HelpCategory;
-}
-
-export type FactoryEvent = RunStarted | RunFinished | LearningProposed | HelpRequested;
+export type { FactoryEvent, HelpRequested, LearningProposed, RunFinished, RunStarted } from './eventSchemas.js';
+import type { FactoryEvent, HelpRequested, LearningProposed, RunFinished, RunStarted } from './eventSchemas.js';
 
 export type ParsedLine = { ok: true; event: FactoryEvent } | { ok: false; reason: string };
 
@@ -129,7 +88,7 @@ type Fields = Record<string, unknown>;
  * `__proto__` an ordinary own key, so it is harmless until somebody copies it; flags are the one
  * place keys are copied, so they are refused there.
  */
-const UNSAFE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+export const UNSAFE_FLAG_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
  * RFC 3339 date-time with a time zone. The parts are checked by hand because `Date` rolls
@@ -183,21 +142,36 @@ function string(fields: Fields, key: string): string {
   return checkedString(key, value);
 }
 
+/** Why a string cannot be the value of a field (after its key), or null: NUL, a lone surrogate. */
+export function stringProblem(value: string): string | null {
+  if (!MAY_HOLD_NUL_OR_SURROGATE.test(value)) return null;
+  if (value.includes('\u0000')) return 'holds a NUL character';
+  if (LONE_SURROGATE.test(value)) return 'holds a lone surrogate, which is not valid Unicode';
+  return null;
+}
+
 function checkedString(key: string, value: unknown): string {
   if (typeof value !== 'string') throw new Refused(`"${key}" must be a string, not ${quote(value)}`);
-  if (!MAY_HOLD_NUL_OR_SURROGATE.test(value)) return value;
-  if (value.includes('\u0000')) throw new Refused(`"${key}" holds a NUL character`);
-  if (LONE_SURROGATE.test(value)) throw new Refused(`"${key}" holds a lone surrogate, which is not valid Unicode`);
+  const problem = stringProblem(value);
+  if (problem !== null) throw new Refused(`"${key}" ${problem}`);
   return value;
 }
 
-/** Run, chain, help request and workflow identifiers: short, non-empty, one line. */
+/** Why a string cannot be a run, chain, help request or workflow identifier, or null: short, non-empty, one line. */
+export function identifierProblem(text: string): string | null {
+  const problem = stringProblem(text);
+  if (problem !== null) return problem;
+  if (text.length === 0) return 'is empty';
+  if (text.length > MAX_ID_LENGTH && [...text].length > MAX_ID_LENGTH) return `is longer than ${MAX_ID_LENGTH} characters`;
+  if (CONTROL.test(text)) return 'holds a control character';
+  return null;
+}
+
 function identifier(key: string, value: unknown): string {
-  const text = checkedString(key, value);
-  if (text.length === 0) throw new Refused(`"${key}" is empty`);
-  if (text.length > MAX_ID_LENGTH && [...text].length > MAX_ID_LENGTH) throw new Refused(`"${key}" is longer than ${MAX_ID_LENGTH} characters`);
-  if (CONTROL.test(text)) throw new Refused(`"${key}" holds a control character`);
-  return text;
+  if (typeof value !== 'string') throw new Refused(`"${key}" must be a string, not ${quote(value)}`);
+  const problem = identifierProblem(value);
+  if (problem !== null) throw new Refused(`"${key}" ${problem}`);
+  return value;
 }
 
 function requiredId(fields: Fields, key: string): string {
@@ -218,7 +192,9 @@ function agent(fields: Fields): string {
   return name;
 }
 
-function isRealTime(at: string): boolean {
+/** Whether `at` is an RFC 3339 timestamp with a time zone and a real date (no 30 February). */
+export function isRealTime(at: string): boolean {
+  if (isStoredTime(at)) return true;
   const parts = RFC_3339.exec(at);
   if (parts === null) return false;
   const [year, month, day, hour, minute, second, offsetHour, offsetMinute] = parts.slice(1).map((part) => Number(part ?? 0));
@@ -231,14 +207,18 @@ function isRealTime(at: string): boolean {
   );
 }
 
+/** A real time (`isRealTime`) as an ISO string in UTC, as the ledger stores it. */
+export function utcOfEventTime(at: string): string {
+  return isStoredTime(at) ? at : new Date(Date.parse(at.toUpperCase())).toISOString();
+}
+
 /** Checks an RFC 3339 timestamp and gives it back as an ISO string in UTC. */
 function atField(fields: Fields): string {
   const at = string(fields, 'at');
-  if (isStoredTime(at)) return at;
   if (!isRealTime(at)) {
     throw new Refused(`"at" ${quote(at)} is not an RFC 3339 timestamp with a time zone, such as 2026-09-16T10:00:00Z`);
   }
-  return new Date(Date.parse(at.toUpperCase())).toISOString();
+  return utcOfEventTime(at);
 }
 
 /** A value from a fixed list; the refusal lists the whole list, so the next attempt is right. */
@@ -277,7 +257,7 @@ function flags(fields: Fields): Record<string, FlagValue> {
   }
   const result: Record<string, FlagValue> = {};
   for (const [name, flag] of Object.entries(value)) {
-    if (UNSAFE_KEYS.has(name)) throw new Refused(`"flags" may not have a key named ${name}`);
+    if (UNSAFE_FLAG_KEYS.has(name)) throw new Refused(`"flags" may not have a key named ${name}`);
     checkedString('flags key', name);
     if (typeof flag === 'string') result[name] = checkedString(`flags.${name}`, flag);
     else if ((typeof flag === 'number' && Number.isFinite(flag)) || typeof flag === 'boolean') result[name] = flag;
