@@ -25,7 +25,7 @@ import type { LEARNING_SORTS } from '../../../shared/api.js';
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
 import { deletedSince, lastDeletion } from './deletions.js';
-import { SearchIndex } from './searchIndex.js';
+import { SearchIndex, eachRowid } from './searchIndex.js';
 
 export type LearningSort = (typeof LEARNING_SORTS)[number];
 
@@ -39,8 +39,6 @@ const STATES = Object.keys(STATE_ORDER) as LearningState[];
 
 interface Row {
   rowid: number;
-  /** Read only for a learning the list has no slot for yet (its words go to the word index). */
-  text?: string;
   agent: string;
   state: LearningState;
   impact: Impact;
@@ -53,8 +51,6 @@ interface Row {
 }
 
 const ROW_COLUMNS = 'rowid, agent, state, impact, first_at, last_at, runs_left, rediscoveries, echoes, changed';
-/** The same with the text: what reading the whole list takes, every text going to the word index. */
-const ROW_COLUMNS_WITH_TEXT = `${ROW_COLUMNS}, text`;
 
 /** A page of the list, before its rows are read: the rowids in order, the total and the counts. */
 export interface ListPage {
@@ -90,7 +86,7 @@ class List {
   maxRowid = 0;
   readonly searches = new Map<string, { slots: number; hits: Hits }>();
   readonly words: SearchIndex;
-  /** Rowids of new slots whose text is still to be read for the word index ({@link readTexts}). */
+  /** Rowids of new slots whose text is still to be given to the word index ({@link readTexts}). */
   private textless: number[] = [];
 
   constructor(db: Db) {
@@ -117,8 +113,7 @@ class List {
       this.slotOf.set(row.rowid, slot);
       this.rowid.push(row.rowid);
       if (row.rowid > this.maxRowid) this.maxRowid = row.rowid;
-      if (row.text !== undefined) this.words.add(slot, row.text);
-      else this.textless.push(row.rowid);
+      this.textless.push(row.rowid);
     }
     if (this.alive[slot]) this.perAgent[this.agent[slot]!]!--;
     this.agent[slot] = this.agentId(row.agent);
@@ -143,7 +138,12 @@ class List {
     this.perAgent[this.agent[slot]!]!--;
   }
 
-  /** Gives the word index the texts of the slots made without them. */
+  /** The slots made so far get their words from FTS5's own index instead ({@link readList}). */
+  readWordsFromFts(): void {
+    this.textless = [];
+  }
+
+  /** Gives the word index the texts of the slots made since the last call. */
   readTexts(db: Db): void {
     if (this.textless.length > 0) {
       const rows = stmt(db, 'SELECT rowid, text FROM learnings WHERE rowid IN (SELECT value FROM json_each(?))').all(JSON.stringify(this.textless)) as {
@@ -155,7 +155,7 @@ class List {
       for (const rowid of this.textless) this.words.add(this.slotOf.get(rowid)!, textOf.get(rowid) ?? '');
       this.textless = [];
     }
-    this.words.takeInPending();
+    this.words.settle();
   }
 
   /** The agents with at least one learning, by name. */
@@ -198,9 +198,7 @@ function currentList(db: Db): List {
   const deleted = list ? deletedSince(db, list.deletion) : null;
   if (!list || deleted === null) {
     list = new List(db);
-    list.deletion = lastDeletion(db);
-    for (const row of stmt(db, `SELECT ${ROW_COLUMNS_WITH_TEXT} FROM learnings`).all() as Row[]) list.put(row);
-    list.words.settle();
+    for (const _ of readList(db, list));
     lists.set(db, list);
     return list;
   }
@@ -209,43 +207,53 @@ function currentList(db: Db): List {
   if (highestStamp(db) > list.changed) {
     for (const row of stmt(db, `SELECT ${ROW_COLUMNS} FROM learnings WHERE changed > ?`).all(list.changed) as Row[]) list.put(row);
     list.readTexts(db);
-    list.words.settle();
   }
   return list;
 }
 
-/** Learnings read per step of {@link warmList}: a few milliseconds of the host's time each. */
-const WARM_STEP_ROWS = 2000;
+/** Learnings read per step of {@link readList}: a few milliseconds of the host's time each. */
+const READ_STEP_ROWS = 2000;
+
+/**
+ * Reads every learning into the new `list`, a step at a time (yielding between steps): the rows
+ * by rowid, then the words of the search index from the ledger's FTS5 index (searchIndex.ts).
+ * Rows written meanwhile carry stamps above the one it started from, and deletions are logged
+ * after the one it started from, so the next answer takes them in.
+ */
+function* readList(db: Db, list: List): Generator<void, void> {
+  const stamp = highestStamp(db);
+  list.deletion = lastDeletion(db);
+  const step = stmt(db, `SELECT ${ROW_COLUMNS} FROM learnings WHERE rowid > ? ORDER BY rowid LIMIT ${READ_STEP_ROWS}`);
+  for (let after = 0; ; ) {
+    const rows = step.all(after) as Row[];
+    for (const row of rows) list.put(row);
+    if (rows.length < READ_STEP_ROWS) break;
+    after = rows[rows.length - 1]!.rowid;
+    yield;
+  }
+  list.readWordsFromFts();
+  yield* list.words.readFts(list.slotOf, list.rowid.length);
+  list.words.settle();
+  list.changed = stamp;
+}
 
 /**
  * Reads the connection's list in small steps that let the event loop run between them, so a host
- * opening a ledger of 100,000 learnings is never held up for the second one read takes. Rows
- * written while it reads carry stamps above the one it started from, and the next answer
- * re-reads them; a list asked for before this is done is read at once instead.
+ * opening a ledger of 100,000 learnings is never held up for the second one read takes. A list
+ * asked for before this is done is read at once instead.
  */
 export async function warmList(db: Db, pause: () => Promise<void> = () => new Promise((resolve) => setImmediate(resolve))): Promise<void> {
   if (lists.has(db)) return;
   const list = new List(db);
-  const stamp = highestStamp(db);
-  list.deletion = lastDeletion(db);
-  const step = stmt(db, `SELECT ${ROW_COLUMNS_WITH_TEXT} FROM learnings WHERE rowid > ? ORDER BY rowid LIMIT ${WARM_STEP_ROWS}`);
-  for (let after = 0; ; ) {
-    if (lists.has(db) || !db.open) return;
-    const rows = step.all(after) as Row[];
-    for (const row of rows) list.put(row);
-    list.readTexts(db);
-    if (rows.length < WARM_STEP_ROWS) break;
-    after = rows[rows.length - 1]!.rowid;
+  for (const _ of readList(db, list)) {
     await pause();
+    if (lists.has(db) || !db.open) return;
   }
-  if (lists.has(db) || !db.open) return;
-  list.words.settle();
-  list.changed = stamp;
   lists.set(db, list);
 }
 
 /** The user's search as words: split at anything but letters, digits and `_`, none empty. */
-function searchWords(search: string): string[] {
+export function searchWords(search: string): string[] {
   return search
     .split(/\s+/u)
     .map((w) => w.replace(/[^\p{L}\p{N}_]+/gu, ' ').trim())
@@ -295,15 +303,9 @@ function searchHits(db: Db, list: List, search: string | undefined): Hits | null
 function ftsHits(db: Db, list: List, query: string): Hits {
   const text = stmt(db, 'SELECT group_concat(rowid) AS r FROM learnings_fts WHERE learnings_fts MATCH ?').get(query) as { r: string | null };
   const byRowid = new Uint8Array(list.maxRowid + 1);
-  const all = text.r ?? '';
-  let value = 0;
-  for (let i = 0; i <= all.length; i++) {
-    const code = i < all.length ? all.charCodeAt(i) : 44;
-    if (code === 44) {
-      if (value < byRowid.length) byRowid[value] = 1;
-      value = 0;
-    } else value = value * 10 + code - 48;
-  }
+  eachRowid(text.r, (rowid) => {
+    if (rowid < byRowid.length) byRowid[rowid] = 1;
+  });
   const hits = new Uint8Array(list.rowid.length);
   for (let slot = 0; slot < hits.length; slot++) hits[slot] = byRowid[list.rowid[slot]!]!;
   return hits;

@@ -32,6 +32,8 @@ const SURELY_SHORT_TOKEN = Math.floor(FTS5_MAX_TOKEN_BYTES / 3);
 const MOST_WORDS = 254;
 /** Slots a word's list starts with room for; it doubles when full. */
 const FIRST_ROOM = 4;
+/** Words read from FTS5's index per step of {@link SearchIndex.readFts}: a few milliseconds each. */
+const READ_STEP_WORDS = 500;
 
 const ASCII_TOKEN = /[a-z0-9]+/g;
 const NON_ASCII = /[^\x00-\x7f]/u;
@@ -47,7 +49,25 @@ type CharClass = { starts: boolean; fold: string } | null;
 /** The temporary FTS5 table (and its fts5vocab view) through which FTS5 shows how it tokenises. */
 const TOKENIZER_TABLE = 'layover_search_tokenizer';
 const TOKENIZER_VOCAB = 'layover_search_tokens';
+/** An fts5vocab view of the ledger's own FTS5 index: every word with the rowids holding it. */
+const LEDGER_VOCAB = 'layover_ledger_words';
 const ready = new WeakSet<Db>();
+
+/**
+ * Calls `each` with every rowid of a `group_concat` of rowids. Reading tens of thousands of rows
+ * one by one into JavaScript costs far more than one text of them all.
+ */
+export function eachRowid(text: string | null, each: (rowid: number) => void): void {
+  if (text === null || text === '') return;
+  let value = 0;
+  for (let i = 0; i <= text.length; i++) {
+    const code = i < text.length ? text.charCodeAt(i) : 44;
+    if (code === 44) {
+      each(value);
+      value = 0;
+    } else value = value * 10 + code - 48;
+  }
+}
 
 /** The `tokenize` option of the ledger's `learnings_fts` (schema.ts), so both tokenise alike. */
 function ledgerTokenizer(db: Db): string {
@@ -168,6 +188,58 @@ export class SearchIndex {
 
   constructor(private readonly db: Db) {}
 
+  /**
+   * Reads the words of every slot in `slotOf` from the ledger's FTS5 index itself, a step of
+   * words at a time (yielding between steps): how the index is first filled, several times
+   * faster than tokenising every text here, and FTS5's words by construction. Every slot must
+   * exist before it starts: a learning written meanwhile has no slot yet (it is skipped, and
+   * added by its text when the list takes it in), and one deleted meanwhile is dead in the list.
+   * For a new, empty index only.
+   */
+  *readFts(slotOf: ReadonlyMap<number, number>, slotCount: number): Generator<void, void> {
+    this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${LEDGER_VOCAB} USING fts5vocab (main, learnings_fts, instance)`);
+    const words = (from: '>=' | '>') =>
+      stmt(
+        this.db,
+        `SELECT term, octet_length(term) AS bytes, group_concat(doc) AS docs FROM temp.${LEDGER_VOCAB}
+         WHERE term ${from} ? GROUP BY term ORDER BY term LIMIT ${READ_STEP_WORDS}`,
+      );
+    const scratch = new Int32Array(slotCount);
+    /** The last word each slot was put under: a word is in a text once however often it occurs. */
+    const lastWord = new Int32Array(slotCount).fill(-1);
+    let inOrder = true;
+    let rows = words('>=').all('') as { term: string; bytes: number; docs: string }[];
+    for (;;) {
+      for (const { term, bytes, docs } of rows) {
+        if (bytes >= FTS5_MAX_TOKEN_BYTES - 3 && NON_ASCII.test(term)) this.inexact = true;
+        const id = this.words.length;
+        let n = 0;
+        eachRowid(docs, (rowid) => {
+          const slot = slotOf.get(rowid);
+          if (slot === undefined || lastWord[slot] === id) return;
+          lastWord[slot] = id;
+          scratch[n++] = slot;
+        });
+        if (this.words.length > 0 && !(this.words[this.words.length - 1]! < term)) inOrder = false;
+        this.idOf.set(term, id);
+        this.words.push(term);
+        this.slots.push(scratch.slice(0, Math.max(n, 1)));
+        this.counts.push(n);
+        this.unsorted.push(id);
+      }
+      if (rows.length < READ_STEP_WORDS) break;
+      const after = rows[rows.length - 1]!.term;
+      yield;
+      rows = words('>').all(after) as typeof rows;
+    }
+    // FTS5 orders words by their UTF-8 bytes; that is UTF-16 order unless a word holds a
+    // character past U+FFFF, and then they are sorted again.
+    if (inOrder && this.sorted.length === 0) {
+      this.sorted = this.unsorted;
+      this.unsorted = [];
+    }
+  }
+
   /** Adds the text of a new slot. */
   add(slot: number, text: string): void {
     if (!this.asciiChecked) this.learn([]);
@@ -176,7 +248,7 @@ export class SearchIndex {
   }
 
   /** Adds the waiting texts, once FTS5 has shown how it treats their new code points (one call). */
-  takeInPending(): void {
+  private takeInPending(): void {
     if (this.pending.length === 0) return;
     const pending = this.pending;
     this.pending = [];
