@@ -91,7 +91,9 @@ describe('the search index', () => {
     rowids.forEach((_, slot) => tokenised.add(slot, texts[slot]!));
     tokenised.settle();
     const read = new SearchIndex(db);
-    for (const _ of read.readFts(new Map(rowids.map((rowid, slot) => [rowid, slot])), rowids.length));
+    const slotOf = new Int32Array(rowids[rowids.length - 1]! + 1).fill(-1);
+    rowids.forEach((rowid, slot) => (slotOf[rowid] = slot));
+    for (const _ of read.readFts(slotOf, rowids.length));
     read.settle();
 
     const searches = [...Array.from({ length: 1500 }, draw.search), ...PIECES];

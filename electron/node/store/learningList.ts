@@ -232,7 +232,9 @@ function* readList(db: Db, list: List): Generator<void, void> {
     yield;
   }
   list.readWordsFromFts();
-  yield* list.words.readFts(list.slotOf, list.rowid.length);
+  const slotOf = new Int32Array(list.maxRowid + 1).fill(-1);
+  list.rowid.forEach((rowid, slot) => (slotOf[rowid] = slot));
+  yield* list.words.readFts(slotOf, list.rowid.length);
   list.words.settle();
   list.changed = stamp;
 }
