@@ -11,7 +11,7 @@ import { seededRandom } from '../../electron/rules/seededRandom.js';
 import { openDb, type Db } from '../../electron/node/store/db.js';
 import { insertLearning } from '../../electron/node/store/learnings.js';
 import { ftsQuery, matchingRowidsOf, searchWords } from '../../electron/node/store/learningList.js';
-import { SearchIndex } from '../../electron/node/store/searchIndex.js';
+import { SearchIndex, hasSlot } from '../../electron/node/store/searchIndex.js';
 import { tempLedger } from '../support/ledger.js';
 
 let factory: string;
@@ -105,7 +105,7 @@ describe('the search index', () => {
         const hits = index.hitsOf(words, rowids.length);
         if (hits === null) continue;
         answered++;
-        const found = rowids.filter((_, slot) => hits[slot] === 1);
+        const found = rowids.filter((_, slot) => hasSlot(hits, slot));
         expect({ search, found }).toEqual({ search, found: byFts(search) });
       }
       // Only searches FTS5 reads as phrases (a typed word of several tokens) are left to it.

@@ -25,7 +25,7 @@ import type { LEARNING_SORTS } from '../../../shared/api.js';
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
 import { deletedSince, lastDeletion } from './deletions.js';
-import { SearchIndex, eachRowid } from './searchIndex.js';
+import { SearchIndex, addSlot, eachRowid, hasSlot, slotSet, type SlotSet } from './searchIndex.js';
 
 export type LearningSort = (typeof LEARNING_SORTS)[number];
 
@@ -86,6 +86,7 @@ class List {
   maxRowid = 0;
   readonly searches = new Map<string, { slots: number; hits: Hits }>();
   readonly words: SearchIndex;
+  private allSlots: SlotSet | null = null;
   /** Rowids of new slots whose text is still to be given to the word index ({@link readTexts}). */
   private textless: number[] = [];
 
@@ -136,6 +137,12 @@ class List {
     this.alive[slot] = false;
     this.slotOf.delete(rowid);
     this.perAgent[this.agent[slot]!]!--;
+  }
+
+  /** The set of every slot, for a list without a search. */
+  everySlot(): SlotSet {
+    if (this.allSlots === null || this.allSlots.length !== (this.rowid.length + 31) >>> 5) this.allSlots = slotSet(this.rowid.length).fill(0xffffffff);
+    return this.allSlots;
   }
 
   /** The slots made so far get their words from FTS5's own index instead ({@link readList}). */
@@ -273,8 +280,8 @@ export function ftsQuery(search: string): string | null {
   return words.map((w, i) => `"${w.replace(/"/g, '""')}"${i === words.length - 1 ? '*' : ''}`).join(' ');
 }
 
-/** Which slots a search matches: a byte per slot, 1 for a hit. */
-type Hits = Uint8Array;
+/** Which slots a search matches. */
+type Hits = SlotSet;
 
 /**
  * Slots the search matches, or null when there is nothing to search for: from the word index,
@@ -308,8 +315,8 @@ function ftsHits(db: Db, list: List, query: string): Hits {
   eachRowid(text.r, (rowid) => {
     if (rowid < byRowid.length) byRowid[rowid] = 1;
   });
-  const hits = new Uint8Array(list.rowid.length);
-  for (let slot = 0; slot < hits.length; slot++) hits[slot] = byRowid[list.rowid[slot]!]!;
+  const hits = slotSet(list.rowid.length);
+  for (let slot = 0; slot < list.rowid.length; slot++) if (byRowid[list.rowid[slot]!] === 1) addSlot(hits, slot);
   return hits;
 }
 
@@ -322,7 +329,9 @@ const SEARCHES_KEPT = 8;
  */
 function matchingSlots(db: Db, filter: LearningFilter): { list: List; chosen: number[]; counts: StateCounts } {
   const list = currentList(db);
-  const hits = searchHits(db, list, filter.search);
+  // Without a search every slot is a hit: the pass then has one shape whatever the filter, and
+  // the JIT's code for it does not have to be thrown away at the first search.
+  const hits = searchHits(db, list, filter.search) ?? list.everySlot();
   const agent = filter.agent !== undefined && filter.agent !== '' ? list.agents.indexOf(filter.agent) : null;
   const impacts = filter.impacts && filter.impacts.length > 0 ? new Set(filter.impacts.map((i) => IMPACT_ORDER[i])) : null;
   const states = filter.states && filter.states.length > 0 ? new Set(filter.states.map((s) => STATE_ORDER[s])) : null;
@@ -333,7 +342,7 @@ function matchingSlots(db: Db, filter: LearningFilter): { list: List; chosen: nu
       !list.alive[slot] ||
       (agent !== null && list.agent[slot] !== agent) ||
       (impacts !== null && !impacts.has(list.impact[slot]!)) ||
-      (hits !== null && hits[slot] !== 1)
+      !hasSlot(hits, slot)
     ) {
       continue;
     }

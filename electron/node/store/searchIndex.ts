@@ -1,21 +1,24 @@
 /**
  * The search box's word index: every word of every learning's text, with the list slots
- * (`learningList.ts`) of the learnings that hold it, in memory.
+ * (`learningList.ts`) of the learnings that hold it, in memory (about 16 MB at 100,000 learnings).
  *
  * Why not FTS5 alone. A first search for a common word (in most learnings, typed as a prefix, as
  * the search box searches the last word) made FTS5 merge the position lists of every word with
  * that prefix and hand back tens of thousands of rowids: 40 ms at 100,000 learnings, twice the
  * list's budget. Here the same answer is one binary search over the sorted words and a pass over
- * their slots, well under a millisecond.
+ * their slots, under a millisecond once warm.
  *
- * Why the answers are FTS5's. The words are the tokens the ledger's FTS5 table makes
- * (`unicode61 remove_diacritics 2`, schema.ts). An ASCII text is tokenised here by that
- * tokenizer's ASCII rule (letters and digits are word characters, folded to lower case, nothing
- * else is); any other text is tokenised by FTS5 itself, in a temporary FTS5 table of the same
- * tokenizer read back through `fts5vocab`, so accents, scripts and Unicode versions are exactly
- * FTS5's. A search whose words FTS5 would read as phrases (one typed word giving several tokens,
- * as `foo_bar` does) is not answered here: the caller asks FTS5 (`hitsOf` returns null). A
- * property test compares this index with the FTS query over seeded texts.
+ * Why the answers are FTS5's. The words are the tokens of the ledger's FTS5 table
+ * (`unicode61 remove_diacritics 2`, schema.ts). When the list is read, they are read from that
+ * table's own index (`fts5vocab`), so they are FTS5's by construction. A learning added later is
+ * tokenised here: ASCII by unicode61's ASCII rule (letters and digits are word characters, folded
+ * to lower case; checked against FTS5 once per connection), every other code point as FTS5 itself
+ * showed it treats that code point ({@link probe}, in a temporary FTS5 table of the same
+ * tokenizer), since unicode61 decides and folds each code point on its own. A search is
+ * tokenised the same way; one whose words FTS5 would read as phrases (a typed word giving
+ * several tokens, as `foo_bar` does) is not answered here: `hitsOf` returns null and the caller
+ * asks FTS5. Property tests compare both ways of filling the index with the FTS5 query over
+ * seeded texts in many scripts.
  *
  * Upkeep: a learning's text never changes (learningWrites.ts), so a text is added once, when its
  * slot is made, and a deleted learning's slot is never used again (the list filters dead slots),
@@ -28,15 +31,18 @@ import { stmt } from './statements.js';
 const FTS5_MAX_TOKEN_BYTES = 32768;
 /** A token this long (UTF-16 units) or shorter cannot pass that limit: a unit is at most 3 UTF-8 bytes. */
 const SURELY_SHORT_TOKEN = Math.floor(FTS5_MAX_TOKEN_BYTES / 3);
-/** Marks per slot are one byte, one level per searched word: a longer search goes to FTS5. */
-const MOST_WORDS = 254;
+/**
+ * A word in more than one slot in this many is kept as a bit per slot instead of a list of slots:
+ * then the bits take no more room than the list, and a search of it ORs 32 slots at a time.
+ */
+const DENSE_ONE_IN = 32;
 /** Slots a word's list starts with room for; it doubles when full. */
 const FIRST_ROOM = 4;
 /** Words read from FTS5's index per step of {@link SearchIndex.readFts}: a few milliseconds each. */
 const READ_STEP_WORDS = 250;
 
 const ASCII_TOKEN = /[a-z0-9]+/g;
-const NON_ASCII = /[^\x00-\x7f]/u;
+const NON_ASCII = /[\u0080-\u{10ffff}]/u;
 
 /**
  * What unicode61 does with one non-ASCII code point, as FTS5 itself showed ({@link probe}):
@@ -170,11 +176,33 @@ function isAsciiWordChar(code: number): boolean {
 /** The slot of each rowid, -1 where there is none: a typed array, as a map costs far more for millions of lookups. */
 export type SlotOf = Int32Array;
 
+/**
+ * A set of slots, a bit each (bit `slot & 31` of word `slot >>> 5`). Why bits: a common word is in
+ * most learnings, and setting, ORing and ANDing 32 slots at a time keeps even a first search
+ * (before the JIT has compiled anything of it) to a few thousand steps at 100,000 learnings.
+ */
+export type SlotSet = Uint32Array;
+
+/** An empty set with room for `slotCount` slots. */
+export function slotSet(slotCount: number): SlotSet {
+  return new Uint32Array((slotCount + 31) >>> 5);
+}
+
+export function hasSlot(set: SlotSet, slot: number): boolean {
+  return ((set[slot >>> 5]! >>> (slot & 31)) & 1) === 1;
+}
+
+export function addSlot(set: SlotSet, slot: number): void {
+  set[slot >>> 5]! |= 1 << (slot & 31);
+}
+
 export class SearchIndex {
   private readonly idOf = new Map<string, number>();
   private readonly words: string[] = [];
+  /** Each word's slots, as a list (`counts` long) or, for a word in many, as bits (`dense`). */
   private readonly slots: Int32Array[] = [];
   private readonly counts: number[] = [];
+  private readonly dense: (SlotSet | undefined)[] = [];
   /** Word ids in word order, for prefix searches; words added since are in `unsorted`. */
   private sorted: number[] = [];
   private unsorted: number[] = [];
@@ -200,6 +228,8 @@ export class SearchIndex {
    * For a new, empty index only.
    */
   *readFts(slotOf: SlotOf, slotCount: number): Generator<void, void> {
+    // What tokenising learnings added later and searches needs, done now rather than at the first search.
+    this.learn([]);
     this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${LEDGER_VOCAB} USING fts5vocab (main, learnings_fts, instance)`);
     const words = (from: '>=' | '>') =>
       stmt(
@@ -226,7 +256,15 @@ export class SearchIndex {
         if (this.words.length > 0 && !(this.words[this.words.length - 1]! < term)) inOrder = false;
         this.idOf.set(term, id);
         this.words.push(term);
-        this.slots.push(scratch.slice(0, Math.max(n, 1)));
+        if (n * DENSE_ONE_IN > slotCount) {
+          const bits = slotSet(slotCount);
+          for (let i = 0; i < n; i++) addSlot(bits, scratch[i]!);
+          this.dense.push(bits);
+          this.slots.push(new Int32Array(0));
+        } else {
+          this.dense.push(undefined);
+          this.slots.push(scratch.slice(0, Math.max(n, 1)));
+        }
         this.counts.push(n);
         this.unsorted.push(id);
       }
@@ -277,28 +315,35 @@ export class SearchIndex {
 
   /**
    * The slots whose text holds every one of `words` (the last as a prefix), as FTS5's
-   * `"w1" "w2" … "wn"*` finds them: a byte per slot, 1 for a hit. Null when FTS5 must answer:
-   * a word that is not exactly one token, too many words, or a text FTS5 may cut.
+   * `"w1" "w2" … "wn"*` finds them. Null when FTS5 must answer: a word that is not exactly one
+   * token, or a text FTS5 may cut.
    */
-  hitsOf(words: readonly string[], slotCount: number): Uint8Array | null {
-    if (words.length === 0 || words.length > MOST_WORDS) return null;
+  hitsOf(words: readonly string[], slotCount: number): SlotSet | null {
+    if (words.length === 0) return null;
     this.settle();
     const tokens = this.tokensOf(words);
     if (tokens === null || this.inexact) return null;
-    const marks = new Uint8Array(slotCount);
-    tokens.forEach((token, level) => {
-      const ids = level === tokens.length - 1 ? this.withPrefix(token) : this.idOf.has(token) ? [this.idOf.get(token)!] : [];
-      for (const id of ids) {
-        const slots = this.slots[id]!;
-        for (let i = 0, n = this.counts[id]!; i < n; i++) {
-          const slot = slots[i]!;
-          if (marks[slot] === level) marks[slot] = level + 1;
-        }
-      }
-    });
-    const all = tokens.length;
-    if (all > 1) for (let slot = 0; slot < slotCount; slot++) marks[slot] = marks[slot] === all ? 1 : 0;
-    return marks;
+    let hits: SlotSet | null = null;
+    for (let i = 0; i < tokens.length; i++) {
+      const token = tokens[i]!;
+      const ids = i === tokens.length - 1 ? this.withPrefix(token) : this.idOf.has(token) ? [this.idOf.get(token)!] : [];
+      const set = slotSet(slotCount);
+      for (const id of ids) this.addTo(set, id);
+      if (hits === null) hits = set;
+      else for (let w = 0; w < set.length; w++) hits[w]! &= set[w]!;
+    }
+    return hits;
+  }
+
+  /** Adds the slots of word `id` to `set`. */
+  private addTo(set: SlotSet, id: number): void {
+    const bits = this.dense[id];
+    if (bits !== undefined) {
+      for (let w = 0, n = Math.min(bits.length, set.length); w < n; w++) set[w]! |= bits[w]!;
+      return;
+    }
+    const slots = this.slots[id]!;
+    for (let i = 0, n = this.counts[id]!; i < n; i++) addSlot(set, slots[i]!);
   }
 
   /** Each searched word's one token, or null when one of them is not exactly one token. */
@@ -356,7 +401,18 @@ export class SearchIndex {
         this.words.push(token);
         this.slots.push(new Int32Array(FIRST_ROOM));
         this.counts.push(0);
+        this.dense.push(undefined);
         this.unsorted.push(id);
+      }
+      const bits = this.dense[id];
+      if (bits !== undefined) {
+        if (slot >>> 5 >= bits.length) {
+          const grown = new Uint32Array(Math.max((slot >>> 5) + 1, Math.ceil(bits.length * 1.25)));
+          grown.set(bits);
+          this.dense[id] = grown;
+        }
+        addSlot(this.dense[id]!, slot);
+        continue;
       }
       const n = this.counts[id]!;
       let slots = this.slots[id]!;
