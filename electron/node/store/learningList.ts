@@ -15,9 +15,10 @@
  * in the ledger plus one, see `learningRows.ts`), in whichever process writes it (the ingest
  * thread, a person's decision, the CLI). Before each answer the list reads the highest stamp
  * (an index lookup) and reloads only the learnings stamped since, and drops those the deletion
- * log (`deletions.ts`) names. A deleted learning's slot is never used again, even when SQLite gives
- * its rowid to a new learning, so a slot's text (in the word index) never changes. So what it answers is what SQL over the
- * ledger answers at that moment, which a property test checks against plain SQL.
+ * log (`deletions.ts`) names. A deleted learning's slot is never used again, even when SQLite
+ * gives its rowid to a new learning, so a slot's text (in the word index) never changes. So what
+ * it answers is what SQL over the ledger answers at that moment, which a property test checks
+ * against plain SQL.
  */
 import type { Impact, LearningState } from '../../../shared/domain.js';
 import type { LearningFilter, StateCounts } from '../../../shared/api.js';
@@ -307,7 +308,7 @@ function searchHits(db: Db, list: List, search: string | undefined): Hits | null
 /**
  * Slots FTS5 matches. A search of a common word matches most learnings, and reading tens of
  * thousands of rows one by one into JavaScript cost far more than the search itself, so the
- * rowids come back as one comma-separated text, parsed into a byte map by rowid, then by slot.
+ * rowids come back as one comma-separated text, parsed into a byte map by rowid, then into slots.
  */
 function ftsHits(db: Db, list: List, query: string): Hits {
   const text = stmt(db, 'SELECT group_concat(rowid) AS r FROM learnings_fts WHERE learnings_fts MATCH ?').get(query) as { r: string | null };
