@@ -118,7 +118,7 @@ describe('the learnings list', () => {
     expect(compared).toBe(6 * 8 * LEARNING_SORTS.length * 2);
   });
 
-  it('a list read in steps while another connection writes and deletes between them answers as plain SQL does', async () => {
+  it('a list read in steps while another connection writes and deletes between them answers as plain SQL does, searches included', async () => {
     const next = seededRandom(4);
     const other = openDb(path.join(factory, '.layover', 'ledger.sqlite'));
     const propose = (writer: Db, n: number) =>
@@ -141,9 +141,11 @@ describe('the learnings list', () => {
     });
     other.close();
     expect(pauses).toBeGreaterThan(1);
-    for (const sort of LEARNING_SORTS) {
-      const page = queryLearnings(db, { filter: {}, sort, dir: 'desc', offset: 3, limit: 20 });
-      expect({ ids: page.rows.map((l) => l.id), total: page.total, counts: page.counts }).toEqual(bySql({}, sort, 'desc'));
+    for (const filter of [{}, { search: 'cache' }, { search: 'dock' }, { search: 'token n1' }, { search: 'n2' }] as LearningFilter[]) {
+      for (const sort of LEARNING_SORTS) {
+        const page = queryLearnings(db, { filter, sort, dir: 'desc', offset: 3, limit: 20 });
+        expect({ filter, ids: page.rows.map((l) => l.id), total: page.total, counts: page.counts }).toEqual({ filter, ...bySql(filter, sort, 'desc') });
+      }
     }
   });
 });

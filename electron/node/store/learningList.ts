@@ -6,15 +6,19 @@
  * all the matching rows: tens to hundreds of milliseconds a page, and the window asks for a page
  * at every keystroke in the search box. The columns the list filters and sorts by are a few
  * numbers per learning (a few MB at 100,000), so the host keeps them in arrays and answers a page
- * by one pass over them; only the page's rows are read from the ledger. The full-text search
- * stays in SQLite (FTS5): it yields the matching rowids, which the pass then intersects.
+ * by one pass over them; only the page's rows are read from the ledger. A search is answered by
+ * the in-memory word index (`searchIndex.ts`, FTS5's own tokens), or by the ledger's FTS5 table
+ * for the few searches the index leaves to it; either yields the matching slots, which the pass
+ * then intersects.
  *
  * Staying current. Every write of a learning stamps it with a new `changed` number (the highest
  * in the ledger plus one, see `learningRows.ts`), in whichever process writes it (the ingest
  * thread, a person's decision, the CLI). Before each answer the list reads the highest stamp
  * (an index lookup) and reloads only the learnings stamped since, and drops those the deletion
- * log (`deletions.ts`) names. So what it answers is what SQL over the
- * ledger answers at that moment, which a property test checks against plain SQL.
+ * log (`deletions.ts`) names. A deleted learning's slot is never used again, even when SQLite
+ * gives its rowid to a new learning, so a slot's text (in the word index) never changes. So what
+ * it answers is what SQL over the ledger answers at that moment, which a property test checks
+ * against plain SQL.
  */
 import type { Impact, LearningState } from '../../../shared/domain.js';
 import type { LearningFilter, StateCounts } from '../../../shared/api.js';
@@ -22,6 +26,7 @@ import type { LEARNING_SORTS } from '../../../shared/api.js';
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
 import { deletedSince, lastDeletion } from './deletions.js';
+import { SearchIndex, addSlot, eachRowid, hasSlot, slotSet, type SlotSet } from './searchIndex.js';
 
 export type LearningSort = (typeof LEARNING_SORTS)[number];
 
@@ -80,7 +85,15 @@ class List {
   changed = 0;
   deletion = 0;
   maxRowid = 0;
-  readonly searches = new Map<string, { version: string; hits: Hits }>();
+  readonly searches = new Map<string, { slots: number; hits: Hits }>();
+  readonly words: SearchIndex;
+  private allSlots: SlotSet | null = null;
+  /** Rowids of new slots whose text is still to be given to the word index ({@link readTexts}). */
+  private textless: number[] = [];
+
+  constructor(db: Db) {
+    this.words = new SearchIndex(db);
+  }
 
   agentId(name: string): number {
     let id = this.agentIndex.get(name);
@@ -102,6 +115,7 @@ class List {
       this.slotOf.set(row.rowid, slot);
       this.rowid.push(row.rowid);
       if (row.rowid > this.maxRowid) this.maxRowid = row.rowid;
+      this.textless.push(row.rowid);
     }
     if (this.alive[slot]) this.perAgent[this.agent[slot]!]!--;
     this.agent[slot] = this.agentId(row.agent);
@@ -122,7 +136,34 @@ class List {
     const slot = this.slotOf.get(rowid);
     if (slot === undefined || !this.alive[slot]) return;
     this.alive[slot] = false;
+    this.slotOf.delete(rowid);
     this.perAgent[this.agent[slot]!]!--;
+  }
+
+  /** The set of every slot, for a list without a search. */
+  everySlot(): SlotSet {
+    if (this.allSlots === null || this.allSlots.length !== (this.rowid.length + 31) >>> 5) this.allSlots = slotSet(this.rowid.length).fill(0xffffffff);
+    return this.allSlots;
+  }
+
+  /** The slots made so far get their words from FTS5's own index instead ({@link readList}). */
+  readWordsFromFts(): void {
+    this.textless = [];
+  }
+
+  /** Gives the word index the texts of the slots made since the last call. */
+  readTexts(db: Db): void {
+    if (this.textless.length > 0) {
+      const rows = stmt(db, 'SELECT rowid, text FROM learnings WHERE rowid IN (SELECT value FROM json_each(?))').all(JSON.stringify(this.textless)) as {
+        rowid: number;
+        text: string;
+      }[];
+      const textOf = new Map(rows.map((r) => [r.rowid, r.text]));
+      // A learning deleted since its row was read has no text left; it is dead for the list.
+      for (const rowid of this.textless) this.words.add(this.slotOf.get(rowid)!, textOf.get(rowid) ?? '');
+      this.textless = [];
+    }
+    this.words.settle();
   }
 
   /** The agents with at least one learning, by name. */
@@ -164,9 +205,8 @@ function currentList(db: Db): List {
   let list = lists.get(db);
   const deleted = list ? deletedSince(db, list.deletion) : null;
   if (!list || deleted === null) {
-    list = new List();
-    list.deletion = lastDeletion(db);
-    for (const row of stmt(db, `SELECT ${ROW_COLUMNS} FROM learnings`).all() as Row[]) list.put(row);
+    list = new List(db);
+    for (const _ of readList(db, list));
     lists.set(db, list);
     return list;
   }
@@ -174,96 +214,145 @@ function currentList(db: Db): List {
   if (deleted.length > 0) list.deletion = lastDeletion(db);
   if (highestStamp(db) > list.changed) {
     for (const row of stmt(db, `SELECT ${ROW_COLUMNS} FROM learnings WHERE changed > ?`).all(list.changed) as Row[]) list.put(row);
+    list.readTexts(db);
   }
   return list;
 }
 
-/** Learnings read per step of {@link warmList}: a few milliseconds of the host's time each. */
-const WARM_STEP_ROWS = 2000;
+/** Learnings read per step of {@link readList}: a few milliseconds of the host's time each. */
+const READ_STEP_ROWS = 2000;
+
+/**
+ * Reads every learning into the new `list`, a step at a time (yielding between steps): the rows
+ * by rowid, then the words of the search index from the ledger's FTS5 index (searchIndex.ts).
+ * Rows written meanwhile carry stamps above the one it started from, and deletions are logged
+ * after the one it started from, so the next answer takes them in.
+ */
+function* readList(db: Db, list: List): Generator<void, void> {
+  const stamp = highestStamp(db);
+  list.deletion = lastDeletion(db);
+  const step = stmt(db, `SELECT ${ROW_COLUMNS} FROM learnings WHERE rowid > ? ORDER BY rowid LIMIT ${READ_STEP_ROWS}`);
+  for (let after = 0; ; ) {
+    const rows = step.all(after) as Row[];
+    for (const row of rows) list.put(row);
+    if (rows.length < READ_STEP_ROWS) break;
+    after = rows[rows.length - 1]!.rowid;
+    yield;
+  }
+  list.readWordsFromFts();
+  const slotOf = new Int32Array(list.maxRowid + 1).fill(-1);
+  list.rowid.forEach((rowid, slot) => (slotOf[rowid] = slot));
+  yield* list.words.readFts(slotOf, list.rowid.length);
+  list.words.settle();
+  list.changed = stamp;
+}
 
 /**
  * Reads the connection's list in small steps that let the event loop run between them, so a host
- * opening a ledger of 100,000 learnings is never held up for the second one read takes. Rows
- * written while it reads carry stamps above the one it started from, and the next answer
- * re-reads them; a list asked for before this is done is read at once instead.
+ * opening a ledger of 100,000 learnings is never held up for the second one read takes. A list
+ * asked for before this is done is read at once instead.
  */
 export async function warmList(db: Db, pause: () => Promise<void> = () => new Promise((resolve) => setImmediate(resolve))): Promise<void> {
   if (lists.has(db)) return;
-  const list = new List();
-  const stamp = highestStamp(db);
-  list.deletion = lastDeletion(db);
-  const step = stmt(db, `SELECT ${ROW_COLUMNS} FROM learnings WHERE rowid > ? ORDER BY rowid LIMIT ${WARM_STEP_ROWS}`);
-  for (let after = 0; ; ) {
-    if (lists.has(db) || !db.open) return;
-    const rows = step.all(after) as Row[];
-    for (const row of rows) list.put(row);
-    if (rows.length < WARM_STEP_ROWS) break;
-    after = rows[rows.length - 1]!.rowid;
+  const list = new List(db);
+  for (const _ of readList(db, list)) {
     await pause();
+    if (lists.has(db) || !db.open) return;
   }
-  if (lists.has(db) || !db.open) return;
-  list.changed = stamp;
   lists.set(db, list);
 }
 
-/** Quotes each of the user's words for FTS5 so no operator or syntax of theirs is interpreted. */
-export function ftsQuery(search: string): string | null {
-  const words = search
+/** The user's search as words: split at anything but letters, digits and `_`, none empty. */
+export function searchWords(search: string): string[] {
+  return search
     .split(/\s+/u)
     .map((w) => w.replace(/[^\p{L}\p{N}_]+/gu, ' ').trim())
     .flatMap((w) => w.split(' '))
     .filter((w) => w.length > 0);
+}
+
+/**
+ * The FTS5 query of the user's search: each word quoted so no operator or syntax of theirs is
+ * interpreted, the last one a prefix (it may still be being typed). What a search means.
+ */
+export function ftsQuery(search: string): string | null {
+  const words = searchWords(search);
   if (words.length === 0) return null;
   return words.map((w, i) => `"${w.replace(/"/g, '""')}"${i === words.length - 1 ? '*' : ''}`).join(' ');
 }
 
-/** Which rowids a search matches: a byte per rowid, 1 for a hit. */
-type Hits = Uint8Array;
+/** Which slots a search matches. */
+type Hits = SlotSet;
 
 /**
- * Rowids the search matches (FTS5), or null when there is nothing to search for.
+ * Slots the search matches, or null when there is nothing to search for: from the word index,
+ * or from FTS5 for a search the index leaves to it (`searchIndex.ts`).
  *
- * A common word matches most learnings, and reading tens of thousands of rows one by one into
- * JavaScript cost far more than the search itself, so the rowids come back as one
- * comma-separated text and are parsed into a byte map. The last few searches are kept while the
- * ledger's texts are unchanged (no learning added or deleted: a text never changes), which is
- * what typing, sorting and paging through one search ask again and again.
+ * The last few searches are kept while no slot is added (a slot's text never changes, and dead
+ * slots are filtered anyway), which is what sorting and paging through one search ask again
+ * and again, and what a search FTS5 answers needs.
  */
 function searchHits(db: Db, list: List, search: string | undefined): Hits | null {
   if (search === undefined) return null;
   const query = ftsQuery(search);
   if (query === null) return null;
-  // Texts change only when learnings are added (a higher rowid) or deleted (the deletion log).
-  const version = `${list.maxRowid}:${list.deletion}`;
+  const slots = list.rowid.length;
   const cached = list.searches.get(query);
-  if (cached && cached.version === version) return cached.hits;
-  const text = stmt(db, 'SELECT group_concat(rowid) AS r FROM learnings_fts WHERE learnings_fts MATCH ?').get(query) as { r: string | null };
-  const hits = new Uint8Array(list.maxRowid + 1);
-  const all = text.r ?? '';
-  let value = 0;
-  for (let i = 0; i <= all.length; i++) {
-    const code = i < all.length ? all.charCodeAt(i) : 44;
-    if (code === 44) {
-      if (value < hits.length) hits[value] = 1;
-      value = 0;
-    } else value = value * 10 + code - 48;
-  }
+  if (cached && cached.slots === slots) return cached.hits;
+  const hits = list.words.hitsOf(searchWords(search), slots) ?? ftsHits(db, list, query);
   if (list.searches.size >= SEARCHES_KEPT) list.searches.delete(list.searches.keys().next().value!);
-  list.searches.set(query, { version, hits });
+  list.searches.set(query, { slots, hits });
+  return hits;
+}
+
+/**
+ * Slots FTS5 matches. A search of a common word matches most learnings, and reading tens of
+ * thousands of rows one by one into JavaScript cost far more than the search itself, so the
+ * rowids come back as one comma-separated text, parsed into a byte map by rowid, then into slots.
+ */
+function ftsHits(db: Db, list: List, query: string): Hits {
+  const text = stmt(db, 'SELECT group_concat(rowid) AS r FROM learnings_fts WHERE learnings_fts MATCH ?').get(query) as { r: string | null };
+  const byRowid = new Uint8Array(list.maxRowid + 1);
+  eachRowid(text.r, (rowid) => {
+    if (rowid < byRowid.length) byRowid[rowid] = 1;
+  });
+  const hits = slotSet(list.rowid.length);
+  for (let slot = 0; slot < list.rowid.length; slot++) if (byRowid[list.rowid[slot]!] === 1) addSlot(hits, slot);
   return hits;
 }
 
 /** How many searches the list keeps the hits of. */
 const SEARCHES_KEPT = 8;
 
-function slotFilter(list: List, filter: LearningFilter, hits: Hits | null): (slot: number) => boolean {
+/**
+ * The live slots matching `filter` (in slot order) that its states take, and the per-state
+ * counts of those matching it without its states: what a page and "all matching" both need.
+ */
+function matchingSlots(db: Db, filter: LearningFilter): { list: List; chosen: number[]; counts: StateCounts } {
+  const list = currentList(db);
+  // Without a search every slot is a hit: the pass then has one shape whatever the filter, and
+  // the JIT's code for it does not have to be thrown away at the first search.
+  const hits = searchHits(db, list, filter.search) ?? list.everySlot();
   const agent = filter.agent !== undefined && filter.agent !== '' ? list.agents.indexOf(filter.agent) : null;
   const impacts = filter.impacts && filter.impacts.length > 0 ? new Set(filter.impacts.map((i) => IMPACT_ORDER[i])) : null;
-  return (slot) =>
-    list.alive[slot]! &&
-    (agent === null || list.agent[slot] === agent) &&
-    (impacts === null || impacts.has(list.impact[slot]!)) &&
-    (hits === null || hits[list.rowid[slot]!] === 1);
+  const states = filter.states && filter.states.length > 0 ? new Set(filter.states.map((s) => STATE_ORDER[s])) : null;
+  const perState = [0, 0, 0, 0, 0];
+  const chosen: number[] = [];
+  for (let slot = 0; slot < list.rowid.length; slot++) {
+    if (
+      !list.alive[slot] ||
+      (agent !== null && list.agent[slot] !== agent) ||
+      (impacts !== null && !impacts.has(list.impact[slot]!)) ||
+      !hasSlot(hits, slot)
+    ) {
+      continue;
+    }
+    const state = list.state[slot]!;
+    perState[state]!++;
+    if (states === null || states.has(state)) chosen.push(slot);
+  }
+  const counts = Object.fromEntries(STATES.map((s) => [s, perState[STATE_ORDER[s]]!])) as StateCounts;
+  return { list, chosen, counts };
 }
 
 /**
@@ -275,36 +364,19 @@ export function listPage(
   db: Db,
   query: { filter: LearningFilter; sort: LearningSort; dir: 'asc' | 'desc'; offset: number; limit: number },
 ): ListPage {
-  const list = currentList(db);
-  const matches = slotFilter(list, query.filter, searchHits(db, list, query.filter.search));
-  const states = query.filter.states && query.filter.states.length > 0 ? new Set(query.filter.states.map((s) => STATE_ORDER[s])) : null;
-  const perState = [0, 0, 0, 0, 0];
-  const chosen: number[] = [];
-  for (let slot = 0; slot < list.rowid.length; slot++) {
-    if (!matches(slot)) continue;
-    const state = list.state[slot]!;
-    perState[state]!++;
-    if (states === null || states.has(state)) chosen.push(slot);
-  }
+  const { list, chosen, counts } = matchingSlots(db, query.filter);
   const key = list.column(query.sort);
   const sign = query.dir === 'asc' ? 1 : -1;
   const compare = (a: number, b: number): number =>
     sign * (key[a]! - key[b]! || list.lastAt[a]! - list.lastAt[b]! || list.rowid[a]! - list.rowid[b]!);
   const page = topK(chosen, query.offset + query.limit, compare).slice(query.offset);
-  const counts = Object.fromEntries(STATES.map((s) => [s, perState[STATE_ORDER[s]]!])) as StateCounts;
   return { rowids: page.map((slot) => list.rowid[slot]!), total: chosen.length, counts, agents: list.liveAgents() };
 }
 
 /** Rowids of every learning matching `filter` (states included), oldest first: what "all matching" means. */
 export function matchingRowidsOf(db: Db, filter: LearningFilter): number[] {
-  const list = currentList(db);
-  const matches = slotFilter(list, filter, searchHits(db, list, filter.search));
-  const states = filter.states && filter.states.length > 0 ? new Set(filter.states.map((s) => STATE_ORDER[s])) : null;
-  const out: number[] = [];
-  for (let slot = 0; slot < list.rowid.length; slot++) {
-    if (matches(slot) && (states === null || states.has(list.state[slot]!))) out.push(list.rowid[slot]!);
-  }
-  return out.sort((a, b) => a - b);
+  const { list, chosen } = matchingSlots(db, filter);
+  return chosen.map((slot) => list.rowid[slot]!).sort((a, b) => a - b);
 }
 
 /**
