@@ -12,29 +12,49 @@
  * nobody would notice, or be turned by an attacker.
  */
 import { parse, TomlError } from 'smol-toml';
+import { z } from 'zod';
 
-export interface Settings {
-  learnings: {
-    provisional_runs: number;
-    confirm_after: number;
-    max_text: number;
-    max_per_run: number;
-    keep_lapsed_days: number;
-  };
-  retention: { days: number };
-}
+/** A count a setting holds: whole, at least `least`, small enough to count with exactly. */
+const count = (least: 0 | 1) =>
+  z
+    .union([z.number().int(), z.bigint().min(BigInt(Number.MIN_SAFE_INTEGER)).max(BigInt(Number.MAX_SAFE_INTEGER))])
+    .transform(Number)
+    .pipe(z.number().int().min(least).max(Number.MAX_SAFE_INTEGER));
+
+/** A TOML table: an object, not an array and not a date (TOML's dates are objects too). */
+const table = <Shape extends z.ZodRawShape>(shape: Shape) =>
+  z
+    .custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date))
+    .pipe(z.object(shape));
+
+/**
+ * The settings, defined once: every key, the least value it takes (1 where zero is refused, see
+ * WHY_NOT_ZERO) and its default; `Settings` is inferred from it. The checker below
+ * (`validateSettings`) reads the same rules by hand, for its messages (which say what a zero or a
+ * decimal would do) and its warnings about unknown keys; `test/unit/settings.test.ts` holds the
+ * two together on generated tables.
+ */
+export const SettingsSchema = table({
+  learnings: table({
+    provisional_runs: count(1).default(20),
+    confirm_after: count(1).default(3),
+    max_text: count(1).default(400),
+    max_per_run: count(1).default(25),
+    keep_lapsed_days: count(0).default(14),
+  }).prefault({}),
+  retention: table({ days: count(1).default(90) }).prefault({}),
+});
+
+export type Settings = z.output<typeof SettingsSchema>;
 
 /** The numbers one factory's pace was tuned on; every key left out of the file takes its default. */
-export const DEFAULT_SETTINGS: Settings = Object.freeze({
-  learnings: Object.freeze({
-    provisional_runs: 20,
-    confirm_after: 3,
-    max_text: 400,
-    max_per_run: 25,
-    keep_lapsed_days: 14,
-  }),
-  retention: Object.freeze({ days: 90 }),
-});
+export const DEFAULT_SETTINGS: Settings = deepFrozen(SettingsSchema.parse({}));
+
+function deepFrozen(settings: Settings): Settings {
+  Object.freeze(settings.learnings);
+  Object.freeze(settings.retention);
+  return Object.freeze(settings);
+}
 
 export type SettingsResult = { settings: Settings; warnings: string[] } | { errors: string[]; warnings: string[] };
 
@@ -91,6 +111,7 @@ function checkValue(key: string, value: unknown, floatsAreNumbers: boolean): num
     whole = Number(value);
   } else if (typeof value === 'number') {
     if (!Number.isInteger(value)) return `${key} = ${value} is not a whole number`;
+    if (!Number.isSafeInteger(value)) return `${key} = ${value} is too large to count with`;
     if (floatsAreNumbers) {
       return `${key} = ${value} is written as a decimal number; write it as a whole number, without a decimal point or exponent`;
     }

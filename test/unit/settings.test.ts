@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, parseSettingsToml, validateSettings } from '../../electron/rules/settings.js';
+import { DEFAULT_SETTINGS, SettingsSchema, parseSettingsToml, validateSettings } from '../../electron/rules/settings.js';
+import { seededRandom } from '../../electron/rules/seededRandom.js';
 
 function errorsOf(text: string): string[] {
   const result = parseSettingsToml(text);
@@ -118,6 +119,11 @@ describe('settings: negatives, fractions and wrong types are refused anywhere', 
     expect(errorsOf('[retention]\ndays = 9223372036854775807\n')[0]).toContain('retention.days = 9223372036854775807 is too large');
   });
 
+  it('a whole number past what a double counts exactly is refused in settings built in code too', () => {
+    const result = validateSettings({ learnings: { max_text: 2 ** 53 } });
+    expect('errors' in result ? result.errors : []).toEqual(['learnings.max_text = 9007199254740992 is too large to count with']);
+  });
+
   it('a section that is not a table is refused', () => {
     expect(errorsOf('learnings = 5\n')).toEqual(['[learnings] must be a section (a table), but it is a number']);
   });
@@ -199,5 +205,41 @@ describe('settings: TOML syntax and already-parsed values', () => {
   it('settings that are not a table are refused', () => {
     expect(validateSettings(null)).toEqual({ errors: ['the settings must be a TOML table of sections'], warnings: [] });
     expect(validateSettings([1])).toEqual({ errors: ['the settings must be a TOML table of sections'], warnings: [] });
+  });
+});
+
+describe('settings: the schema and the checker', () => {
+  it('take and refuse the same tables, and give the same settings from the tables they take', () => {
+    const next = seededRandom(1201);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+    const values: readonly unknown[] = [
+      0, 1, 2, 20, -1, 1.5, 2.0, 0.0, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER + 2, 0n, 1n, 7n, -3n,
+      BigInt(Number.MAX_SAFE_INTEGER) + 1n, '20', true, null, [], {}, new Date(0),
+    ];
+    const keys = { learnings: [...Object.keys(DEFAULT_SETTINGS.learnings), 'unknown'], retention: ['days', 'unknown'] };
+    let taken = 0;
+    for (let i = 0; i < 5_000; i++) {
+      const raw: Record<string, unknown> = {};
+      for (const section of ['learnings', 'retention', 'extra'] as const) {
+        const roll = next();
+        if (roll < 0.2) continue;
+        if (roll < 0.25) {
+          raw[section] = pick(values);
+          continue;
+        }
+        const table: Record<string, unknown> = {};
+        for (const key of section === 'extra' ? ['x'] : keys[section]) if (next() < 0.4) table[key] = pick(values);
+        raw[section] = table;
+      }
+      const checked = validateSettings(raw);
+      const parsed = SettingsSchema.safeParse(raw);
+      expect('settings' in checked, JSON.stringify(raw, (_, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v))).toBe(parsed.success);
+      if ('settings' in checked && parsed.success) {
+        expect(checked.settings).toEqual(parsed.data);
+        taken++;
+      }
+    }
+    expect(taken).toBeGreaterThan(200);
+    expect(taken).toBeLessThan(4_800);
   });
 });
