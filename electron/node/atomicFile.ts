@@ -74,6 +74,16 @@ export function fsyncFolder(dir: string): void {
   }
 }
 
+/**
+ * `error`, naming `file` when it names no path itself: a write or flush fails on a descriptor,
+ * and without this the one-line fault message (faults.ts) would name some other file.
+ */
+function naming(error: unknown, file: string): unknown {
+  const fault = error as NodeJS.ErrnoException | null;
+  if (fault instanceof Error && typeof fault.code === 'string' && fault.path === undefined) fault.path = file;
+  return error;
+}
+
 export interface ReplaceOptions {
   /** Also flush the folder after the rename: the ledger or the operator counts on the file being there. */
   durable?: boolean;
@@ -95,9 +105,15 @@ export function replaceWith(temp: string, file: string, options: ReplaceOptions 
     fs.renameSync(temp, file);
   } catch (error) {
     fs.rmSync(temp, { force: true });
-    throw error;
+    throw naming(error, file);
   }
-  if (options.durable) fsyncFolder(path.dirname(file));
+  if (options.durable) {
+    try {
+      fsyncFolder(path.dirname(file));
+    } catch (error) {
+      throw naming(error, path.dirname(file));
+    }
+  }
 }
 
 /**
@@ -112,7 +128,7 @@ export function writeFileAtomic(file: string, content: string | Uint8Array, opti
     fs.writeFileSync(temp, content, { mode: 0o644 });
   } catch (error) {
     fs.rmSync(temp, { force: true });
-    throw error;
+    throw naming(error, file);
   }
   replaceWith(temp, file, options);
 }
