@@ -76,9 +76,9 @@ export function fsyncFolder(dir: string): void {
 
 /**
  * `error`, naming `file` when it names no path itself: a write or flush fails on a descriptor,
- * and without this the one-line fault message (faults.ts) would name some other file.
+ * and without this the one-line fault message (faults.ts) would name some other file (the ledger).
  */
-function naming(error: unknown, file: string): unknown {
+export function naming(error: unknown, file: string): unknown {
   const fault = error as NodeJS.ErrnoException | null;
   if (fault instanceof Error && typeof fault.code === 'string' && fault.path === undefined) fault.path = file;
   return error;

@@ -16,7 +16,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Settings } from '../rules/settings.js';
-import { fsyncFolder } from './atomicFile.js';
+import { fsyncFolder, naming } from './atomicFile.js';
 import { exportPending } from './exporter.js';
 import { factoryPaths } from './factory.js';
 import { ingestSteps, ingestSync } from './ingest.js';
@@ -85,13 +85,13 @@ export function flushJournal(db: Db, factory: string): number {
         // writeFileSync loops over short writes (a full disk): a line is never marked written half.
         fs.writeFileSync(fd, `${row.line}\n`);
         fs.fsyncSync(fd);
+        // The file just created is on disk only once its folder is: before marking its first line.
+        if (!inFolder) fsyncFolder(path.dirname(file));
+        inFolder = true;
+      } catch (error) {
+        throw naming(error, file);
       } finally {
         fs.closeSync(fd);
-      }
-      // The file just created is on disk only once its folder is: before marking its first line.
-      if (!inFolder) {
-        fsyncFolder(path.dirname(file));
-        inFolder = true;
       }
       last = row.seq;
       appended++;

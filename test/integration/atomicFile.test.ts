@@ -93,7 +93,7 @@ describe('a journal line the disk fills up in the middle of', () => {
     const reason = Array.from({ length: 150 }, (_, i) => `the mkdocs build ${i} was replaced by a static site generator`).join('; '); // ~10 KB
     const full = await runIn(factory, 'reject', '--by', 'Ana', '--reason', reason, learning!.id);
     expect(full.code).not.toBe(0);
-    expect(full.stderr).toContain('the disk is full');
+    expect(full.stderr).toContain(`${journalPath(factory)}: the disk is full`);
     expect(fs.statSync(journalPath(factory)).size).toBeGreaterThan(0); // a part of the line is on disk
 
     fs.rmSync(path.join(dir, 'filler'));

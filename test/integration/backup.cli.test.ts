@@ -100,6 +100,21 @@ describe('safety copies', () => {
     expect(rows.map((r) => r.at)).toEqual(['2026-11-02T00:00:00.000Z', '2026-11-01T00:00:00.000Z']);
   });
 
+  it('a half-written copy that a killed process left is removed by the next backup, one being written by a live process is kept', async () => {
+    await seedLedger();
+    const { spawnSync } = await import('node:child_process');
+    const gone = spawnSync(process.execPath, ['-e', '']).pid!; // a process that has exited
+    fs.mkdirSync(backupsDir(factory), { recursive: true });
+    const stale = [`.ledger-2026-11-19T08-00-00Z.sqlite.${gone}.0123456789ab.tmp`, `.ledger-2026-11-19T08-00-00Z.sqlite.${gone}.0123456789ab.tmp-journal`];
+    const live = `.ledger-2026-11-19T09-00-00Z.sqlite.${process.pid}.0123456789ab.tmp`;
+    for (const name of [...stale, live]) fs.writeFileSync(path.join(backupsDir(factory), name), 'half a copy');
+
+    const result = await cli('backup', '--factory', factory, '--json');
+    expect(result.code).toBe(0);
+    const info = JSON.parse(result.stdout) as { name: string };
+    expect(fs.readdirSync(backupsDir(factory)).sort()).toEqual([live, info.name].sort());
+  });
+
   it('backup of a factory without a ledger is refused', async () => {
     const result = await cli('backup', '--factory', factory);
     expect(result.code).toBe(2);
