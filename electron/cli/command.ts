@@ -8,6 +8,7 @@
  * full, read-only, …) is printed as one line naming the path; the stack trace of anything is
  * printed only with `--debug`, for a bug report.
  */
+// Arguments are read by Node's own parseArgs (node:util), a maintained parser that needs no package.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 export const EXIT_DONE = 0;

@@ -25,12 +25,13 @@ import type { LedgerProblem } from '../../shared/api.js';
 import { BUSY_TIMEOUT_MS, damagedMessage, isDamageCode, LedgerOpenError, ledgerPath, openDb, type Db, type OpenOptions } from './store/db.js';
 import { copyLedgerInWorker, type WorkerOutcome } from './ledgerWorker.js';
 import { SCHEMA_VERSION } from './store/schema.js';
+import { removeStaleTemps, replaceWith, tempFileFor } from './atomicFile.js';
 import { factoryPaths, namesIn } from './factory.js';
 import { REAL_CLOCK, type SchedulerClock } from './sweep.js';
 import { fileTime } from '../rules/time.js';
 
 export const KEEP_BACKUPS = 7;
-export const BACKUP_EVERY_MS = 24 * 60 * 60 * 1000;
+const BACKUP_EVERY_MS = 24 * 60 * 60 * 1000;
 
 const BACKUP_NAME = /^ledger-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})Z\.sqlite$/;
 
@@ -49,7 +50,7 @@ export function backupsDir(factory: string): string {
 }
 
 /** `ledger-2026-11-29T20-33-37Z.sqlite`: sorts by time, and is a valid file name everywhere. */
-export function backupName(at: Date): string {
+function backupName(at: Date): string {
   const iso = at.toISOString(); // 2026-11-29T20:33:37.123Z
   return `ledger-${iso.slice(0, 10)}T${iso.slice(11, 19).replace(/:/g, '-')}Z.sqlite`;
 }
@@ -85,7 +86,7 @@ export function newestBackup(factory: string): BackupInfo | null {
 }
 
 /** A safety copy that was not made, or failed its check and was removed: the reason. */
-export class BackupFailed extends Error {
+class BackupFailed extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'BackupFailed';
@@ -118,8 +119,9 @@ export async function backupLedger(db: Db, factory: string, now: Date = new Date
   fs.mkdirSync(dir, { recursive: true });
   const name = backupName(now);
   const file = path.join(dir, name);
-  const temporary = path.join(dir, `.${name}.${process.pid}.partial`);
-  removeWithSideFiles(temporary);
+  // A copy a killed Desk left half-written is as large as the ledger: removed before making one.
+  removeStaleTemps(dir);
+  const temporary = tempFileFor(file);
   let outcome: WorkerOutcome;
   try {
     outcome = await copyLedgerInWorker(db.name, temporary, {
@@ -143,7 +145,9 @@ export async function backupLedger(db: Db, factory: string, now: Date = new Date
     removeWithSideFiles(temporary);
     throw new BackupFailed(`the safety copy ${name} failed its check (${outcome.copyProblem}) and was removed; the earlier copies are kept`);
   }
-  fs.renameSync(temporary, file);
+  // VACUUM INTO does not flush the file it writes: flushed here, with the folder, before the copy
+  // counts (an older copy may be pruned next).
+  replaceWith(temporary, file, { durable: true });
   pruneBackups(factory, KEEP_BACKUPS, name);
   const stat = fs.statSync(file);
   return { name, file, at: timeOfName(name)!, size: stat.size };
@@ -153,7 +157,7 @@ export async function backupLedger(db: Db, factory: string, now: Date = new Date
  * Deletes all but the newest `keep` copies, never `protect` (the newest good copy). Only files
  * named like copies are touched.
  */
-export function pruneBackups(factory: string, keep: number = KEEP_BACKUPS, protect?: string): string[] {
+function pruneBackups(factory: string, keep: number = KEEP_BACKUPS, protect?: string): string[] {
   const removed: string[] = [];
   for (const old of listBackups(factory).slice(keep)) {
     if (old.name === protect) continue;
@@ -192,7 +196,7 @@ function copyCheck(file: string): string | null {
  * be refused; so each is checked again here, newest first. Only asked when a ledger is in
  * trouble, where the time a check takes does not matter.
  */
-export function newestGoodBackup(factory: string): BackupInfo | null {
+function newestGoodBackup(factory: string): BackupInfo | null {
   for (const backup of listBackups(factory)) if (copyCheck(backup.file) === null) return backup;
   return null;
 }
@@ -241,7 +245,7 @@ export function damageProblem(factory: string, detail: string): LedgerProblem {
  * What in the factory shows it has had a ledger: safety copies, the decisions journal, learnings
  * or chains files the Desk wrote. Empty for a factory the Desk has never opened.
  */
-export function factoryHistory(factory: string): string[] {
+function factoryHistory(factory: string): string[] {
   const paths = factoryPaths(factory);
   const found: string[] = [];
   const copies = listBackups(factory).length;
@@ -285,23 +289,6 @@ export function openFactoryLedger(factory: string, options: OpenOptions = {}): D
   return openDb(file, options);
 }
 
-/**
- * Whether the factory's ledger can be used: null when it can (or does not exist yet in a factory
- * without a history: it will be created), else what is wrong with it. It is checked in full
- * (quick check), and a ledger that fails is not written to.
- */
-export function diagnoseLedger(factory: string): LedgerProblem | null {
-  const file = ledgerPath(factory);
-  if (!fs.existsSync(file) && factoryHistory(factory).length === 0) return null;
-  try {
-    openFactoryLedger(factory, { readonly: true, check: true }).close();
-    return null;
-  } catch (error) {
-    if (error instanceof LedgerOpenError) return ledgerProblem(factory, error);
-    throw error;
-  }
-}
-
 export interface RestoreResult {
   /** The copy brought back. */
   restored: string;
@@ -335,9 +322,9 @@ export function restoreBackup(factory: string, name: string, now: Date = new Dat
 
   const ledger = ledgerPath(factory);
   fs.mkdirSync(path.dirname(ledger), { recursive: true });
-  const temporary = `${ledger}.restoring-${process.pid}`;
+  removeStaleTemps(path.dirname(ledger));
+  const temporary = tempFileFor(ledger);
   const cleanTemporary = () => removeWithSideFiles(temporary);
-  cleanTemporary();
   fs.copyFileSync(backup.file, temporary);
   const problem = copyCheck(temporary);
   if (problem !== null) {
@@ -346,7 +333,7 @@ export function restoreBackup(factory: string, name: string, now: Date = new Dat
   }
 
   const moved = moveLedgerAside(factory, now);
-  fs.renameSync(temporary, ledger);
+  replaceWith(temporary, ledger, { durable: true });
   return { restored: backup.name, moved_aside: moved };
 }
 

@@ -11,7 +11,8 @@ import type { Impact, LearningState } from '../../shared/domain.js';
 import { compareForRun } from '../rules/ledger.js';
 import { isAgentName } from '../rules/events.js';
 import type { Db } from './store/db.js';
-import { learningsFileFor, writeFileAtomic } from './factory.js';
+import { fsyncFolder, writeFileAtomic } from './atomicFile.js';
+import { factoryPaths, learningsFileFor } from './factory.js';
 
 export interface ExportedLearning {
   id: string;
@@ -43,30 +44,44 @@ export function activeForRun(db: Db, agent: string, maxPerRun: number): Exported
   return rows.map(({ id, text, state, impact }) => ({ id, text, state, impact }));
 }
 
-/** Writes `learnings/<agent>.json` for one agent. */
-export function exportAgent(db: Db, factory: string, agent: string, maxPerRun: number, now: Date = new Date()): string {
+/** Writes `learnings/<agent>.json` for one agent; the folder is flushed by {@link exportAgents}. */
+function exportAgent(db: Db, factory: string, agent: string, maxPerRun: number, now: Date): void {
   if (!isAgentName(agent)) throw new Error(`refusing to export for the agent name ${JSON.stringify(agent)}`);
   const file: LearningsFile = { agent, generated_at: now.toISOString(), learnings: activeForRun(db, agent, maxPerRun) };
-  const target = learningsFileFor(factory, agent);
-  writeFileAtomic(target, `${JSON.stringify(file, null, 2)}\n`);
-  return target;
+  writeFileAtomic(learningsFileFor(factory, agent), `${JSON.stringify(file, null, 2)}\n`);
 }
 
-/** Writes the file of every agent marked as pending, then clears the marks. Returns the agents. */
+/**
+ * Writes the files of `agents`, then flushes `learnings/` once. The callers clear the export marks
+ * only after this returns: a mark cleared before the folder is on disk could outlive a rename a
+ * power cut undid, and the agent would be given its old list until its next change. One flush for
+ * all the files, not one each: an ingest batch touching 50 agents would pay 50.
+ */
+function exportAgents(db: Db, factory: string, agents: readonly string[], maxPerRun: number): void {
+  if (agents.length === 0) return;
+  const now = new Date();
+  for (const agent of agents) exportAgent(db, factory, agent, maxPerRun, now);
+  fsyncFolder(factoryPaths(factory).learnings);
+}
+
+/**
+ * Writes the file of every agent marked as pending, then clears the marks. Returns the agents.
+ * A write that fails leaves every mark, so the next export writes them all again.
+ */
 export function exportPending(db: Db, factory: string, maxPerRun: number): string[] {
   const agents = (db.prepare('SELECT agent FROM export_pending ORDER BY agent').all() as { agent: string }[]).map((r) => r.agent);
+  exportAgents(db, factory, agents, maxPerRun);
   const clear = db.prepare('DELETE FROM export_pending WHERE agent = ?');
-  for (const agent of agents) {
-    exportAgent(db, factory, agent, maxPerRun);
-    clear.run(agent);
-  }
+  db.transaction(() => {
+    for (const agent of agents) clear.run(agent);
+  })();
   return agents;
 }
 
 /** Re-writes every agent's file (after `max_per_run` changed, or on request). */
 export function exportAll(db: Db, factory: string, maxPerRun: number): string[] {
   const agents = (db.prepare('SELECT DISTINCT agent FROM learnings ORDER BY agent').all() as { agent: string }[]).map((r) => r.agent);
-  for (const agent of agents) exportAgent(db, factory, agent, maxPerRun);
+  exportAgents(db, factory, agents, maxPerRun);
   db.prepare('DELETE FROM export_pending').run();
   return agents;
 }

@@ -2,15 +2,14 @@
  * The factory directory on disk (docs/factory-format.md): where each part lives, and the two ways the Desk and
  * the agent-side CLI write to it.
  *
- * - Files the Desk writes (`learnings/*.json`, `chains/*.json`) are written atomically: a
- *   temporary file in the same folder, flushed, then renamed over the old one. A reader (the
- *   Tower starting a run) sees the old file or the new one, never half of one.
+ * - Files the Desk writes (`learnings/*.json`, `chains/*.json`) are written atomically
+ *   (atomicFile.ts): a reader (the Tower starting a run) sees the old file or the new one, never
+ *   half of one.
  * - Event lines are appended with one write call each, so two writers appending to the same day
  *   file cannot interleave inside a line (O_APPEND makes each write land whole at the end).
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { MAX_LINE_BYTES } from '../rules/events.js';
 import { utcDay } from '../rules/time.js';
 
@@ -70,7 +69,7 @@ export function isFactory(dir: string): boolean {
 }
 
 /** The events file of the UTC day of `now`: `events/YYYY-MM-DD.jsonl`. */
-export function eventsFileFor(factory: string, now: Date = new Date()): string {
+function eventsFileFor(factory: string, now: Date = new Date()): string {
   return path.join(factoryPaths(factory).events, `${utcDay(now)}.jsonl`);
 }
 
@@ -98,64 +97,6 @@ export function namesIn(dir: string): string[] {
   }
 }
 
-/** What {@link writeFileAtomic} names its temporary files: `.<name>.<pid>.<random>.tmp`. */
-const TEMP_FILE = /^\..+\.(\d+)\.[0-9a-f]{12}\.tmp$/;
-
-/** Whether a process with this pid still exists (EPERM: it does, but is another user's). */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
- * Removes the temporary files of atomic writes that a killed process left in `dir` (a kill
- * between the write and the rename). Those of a process still running are left alone: it may be
- * about to rename them. Returns how many it removed.
- */
-export function removeStaleTemps(dir: string): number {
-  let names: string[];
-  try {
-    names = namesIn(dir);
-  } catch {
-    return 0; // not a folder (yet): the write that follows says what is wrong
-  }
-  let removed = 0;
-  for (const name of names) {
-    const match = TEMP_FILE.exec(name);
-    if (!match || alive(Number(match[1]))) continue;
-    fs.rmSync(path.join(dir, name), { force: true });
-    removed++;
-  }
-  return removed;
-}
-
-/** Writes `content` to `file` atomically: temp file in the same folder, fsync, rename. */
-export function writeFileAtomic(file: string, content: string | Uint8Array): void {
-  const dir = path.dirname(file);
-  fs.mkdirSync(dir, { recursive: true });
-  const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  const fd = fs.openSync(temp, 'w', 0o644);
-  try {
-    fs.writeFileSync(fd, content);
-    fs.fsyncSync(fd);
-  } catch (error) {
-    fs.closeSync(fd);
-    fs.rmSync(temp, { force: true });
-    throw error;
-  }
-  fs.closeSync(fd);
-  try {
-    fs.renameSync(temp, file);
-  } catch (error) {
-    fs.rmSync(temp, { force: true });
-    throw error;
-  }
-}
-
 /**
  * Appends one serialized event (without its newline) to today's events file with one write,
  * creating `events/` when needed. Returns the file written. The factory folder must exist.
@@ -179,7 +120,7 @@ export function appendEventLine(factory: string, line: string, now: Date = new D
  * Once one is gone, what it held is only in the ledger and its safety copies, so the ledger can
  * no longer be made again from the event files (`layover-desk rebuild` reads this to refuse).
  */
-export function sweptNotePath(factory: string): string {
+function sweptNotePath(factory: string): string {
   return path.join(factoryPaths(factory).desk, 'swept.jsonl');
 }
 

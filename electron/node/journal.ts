@@ -16,6 +16,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Settings } from '../rules/settings.js';
+import { fsyncFolder, naming } from './atomicFile.js';
 import { exportPending } from './exporter.js';
 import { factoryPaths } from './factory.js';
 import { ingestSteps, ingestSync } from './ingest.js';
@@ -74,14 +75,21 @@ export function flushJournal(db: Db, factory: string): number {
   if (rows.length === 0) return 0;
   const file = journalPath(factory);
   fs.mkdirSync(path.dirname(file), { recursive: true });
+  let inFolder = fs.existsSync(file);
   let last = lastSeqInFile(file);
   let appended = 0;
   for (const row of rows) {
     if (row.seq > last) {
       const fd = fs.openSync(file, 'a');
       try {
-        fs.writeSync(fd, `${row.line}\n`);
+        // writeFileSync loops over short writes (a full disk): a line is never marked written half.
+        fs.writeFileSync(fd, `${row.line}\n`);
         fs.fsyncSync(fd);
+        // The file just created is on disk only once its folder is: before marking its first line.
+        if (!inFolder) fsyncFolder(path.dirname(file));
+        inFolder = true;
+      } catch (error) {
+        throw naming(error, file);
       } finally {
         fs.closeSync(fd);
       }
@@ -156,7 +164,7 @@ function ingestUpTo(db: Db, factory: string, settings: Settings, position: Event
  * events and decisions; a decision that cannot be made again (its learning or request is not in
  * the ledger) stops the replay with an error naming it, the ones before it kept.
  */
-export function replayJournal(db: Db, factory: string, settings: Settings): CatchUpResult {
+function replayJournal(db: Db, factory: string, settings: Settings): CatchUpResult {
   const after = lastJournalSeq(db);
   const result: CatchUpResult = { events: 0, decisions: 0 };
   for (const entry of readJournal(factory)) {

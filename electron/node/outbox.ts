@@ -8,7 +8,8 @@
  * harmless: the content is fixed at commit time and every write is atomic.
  */
 import path from 'node:path';
-import { factoryPaths, removeStaleTemps, writeFileAtomic } from './factory.js';
+import { removeStaleTemps, writeFileAtomic } from './atomicFile.js';
+import { factoryPaths } from './factory.js';
 import type { Db } from './store/db.js';
 
 interface OutboxRow {
@@ -39,7 +40,8 @@ export function flushOutbox(db: Db, factory: string): number {
   const remove = db.prepare('DELETE FROM outbox WHERE seq = ?');
   let written = 0;
   for (const row of rows) {
-    writeFileAtomic(target(factory, row.path), row.content);
+    // Durable: the row is deleted next, and a rename a power cut undid would lose the chain file.
+    writeFileAtomic(target(factory, row.path), row.content, { durable: true });
     remove.run(row.seq);
     written++;
   }

@@ -9,8 +9,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { removeStaleTemps, writeFileAtomic } from './atomicFile.js';
 
-export const APP_FOLDER = 'layover-desk';
+const APP_FOLDER = 'layover-desk';
 
 export interface WindowState {
   x?: number;
@@ -42,7 +43,7 @@ export function userDataDir(
   return path.join(base, APP_FOLDER);
 }
 
-export function statePath(dataDir: string): string {
+function statePath(dataDir: string): string {
   return path.join(dataDir, 'state.json');
 }
 
@@ -78,13 +79,14 @@ export function readUserState(dataDir: string): UserState {
   return state;
 }
 
-/** Merges `patch` into the stored state; written atomically (temp file, then rename). */
+/**
+ * Merges `patch` into the stored state; written atomically, so a crash or a full disk keeps the
+ * old state rather than an empty file. Not flushed to the folder: losing the last change to a
+ * power cut costs the window's place or the last factory, nothing the ledger counts on.
+ */
 export function updateUserState(dataDir: string, patch: Partial<UserState>): UserState {
   const next = { ...readUserState(dataDir), ...patch };
-  fs.mkdirSync(dataDir, { recursive: true });
-  const file = statePath(dataDir);
-  const temp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temp, `${JSON.stringify(next, null, 2)}\n`);
-  fs.renameSync(temp, file);
+  removeStaleTemps(dataDir);
+  writeFileAtomic(statePath(dataDir), `${JSON.stringify(next, null, 2)}\n`);
   return next;
 }

@@ -8,7 +8,6 @@ import { describe, expect, it } from 'vitest';
 import {
   backupLedger,
   backupsDir,
-  diagnoseLedger,
   KEEP_BACKUPS,
   listBackups,
   newestBackup,
@@ -101,6 +100,21 @@ describe('safety copies', () => {
     expect(rows.map((r) => r.at)).toEqual(['2026-11-02T00:00:00.000Z', '2026-11-01T00:00:00.000Z']);
   });
 
+  it('a half-written copy that a killed process left is removed by the next backup, one being written by a live process is kept', async () => {
+    await seedLedger();
+    const { spawnSync } = await import('node:child_process');
+    const gone = spawnSync(process.execPath, ['-e', '']).pid!; // a process that has exited
+    fs.mkdirSync(backupsDir(factory), { recursive: true });
+    const stale = [`.ledger-2026-11-19T08-00-00Z.sqlite.${gone}.0123456789ab.tmp`, `.ledger-2026-11-19T08-00-00Z.sqlite.${gone}.0123456789ab.tmp-journal`];
+    const live = `.ledger-2026-11-19T09-00-00Z.sqlite.${process.pid}.0123456789ab.tmp`;
+    for (const name of [...stale, live]) fs.writeFileSync(path.join(backupsDir(factory), name), 'half a copy');
+
+    const result = await cli('backup', '--factory', factory, '--json');
+    expect(result.code).toBe(0);
+    const info = JSON.parse(result.stdout) as { name: string };
+    expect(fs.readdirSync(backupsDir(factory)).sort()).toEqual([live, info.name].sort());
+  });
+
   it('backup of a factory without a ledger is refused', async () => {
     const result = await cli('backup', '--factory', factory);
     expect(result.code).toBe(2);
@@ -125,8 +139,6 @@ describe('a ledger that cannot be opened', () => {
       expect(result.stderr).toContain(copy.file);
       expect(result.stderr).toMatch(/corrupt/);
     }
-    const problem = diagnoseLedger(factory);
-    expect(problem).toEqual({ file: ledgerPath(factory), message: expect.stringContaining(copy.file), newest_backup: copy.name });
 
     expect(fs.readFileSync(ledgerPath(factory)).equals(garbage)).toBe(true);
     expect(deskFiles()).toEqual(filesBefore);
@@ -144,7 +156,6 @@ describe('a ledger that cannot be opened', () => {
     expect(result.stderr).toContain(ledgerPath(factory));
     expect(result.stderr).toMatch(/newer/);
     expect(result.stderr).toMatch(/no safety copy/);
-    expect(diagnoseLedger(factory)).toMatchObject({ file: ledgerPath(factory), newest_backup: null });
     expect(fs.readFileSync(ledgerPath(factory)).equals(bytes)).toBe(true);
   });
 
@@ -162,14 +173,16 @@ describe('a ledger that cannot be opened', () => {
       holder.exec('ROLLBACK');
       holder.close();
     }
-    expect(diagnoseLedger(factory)).toBeNull();
+    expect(await cli('sweep', '--factory', factory)).toMatchObject({ code: 0, stderr: '' });
   });
 
-  it('a sound ledger, or none yet, is no problem', async () => {
-    expect(diagnoseLedger(factory)).toBeNull();
+  it('a sound ledger passes the full check every writing command makes, and a factory without a history gets a new one', async () => {
+    fs.mkdirSync(path.join(factory, 'events')); // a factory, with nothing the Desk wrote yet
     expect(fs.existsSync(ledgerPath(factory))).toBe(false);
+    expect(await cli('sweep', '--factory', factory)).toMatchObject({ code: 0, stderr: '' });
+    expect(fs.existsSync(ledgerPath(factory))).toBe(true);
     await seedLedger();
-    expect(diagnoseLedger(factory)).toBeNull();
+    expect(await cli('sweep', '--factory', factory)).toMatchObject({ code: 0, stderr: '' });
   });
 });
 
@@ -188,8 +201,8 @@ describe('restoring a safety copy', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
 
-    expect(diagnoseLedger(factory)).toBeNull();
     expect(learnings(ledgerPath(factory))).toEqual(before);
+    expect(await cli('sweep', '--factory', factory)).toMatchObject({ code: 0, stderr: '' }); // passes the full check
     const aside = fs.readdirSync(path.join(factory, '.layover')).filter((n) => n.includes('.broken-'));
     expect(aside.sort()).toEqual([expect.stringMatching(/^ledger\.sqlite\.broken-[\dTZ-]+$/), expect.stringMatching(/-wal$/)]);
     const brokenFile = path.join(factory, '.layover', aside.find((n) => !n.endsWith('-wal'))!);
@@ -219,9 +232,10 @@ describe('restoring a safety copy', () => {
     const name = 'ledger-2026-11-20T08-00-00Z.sqlite';
     fs.writeFileSync(path.join(backupsDir(factory), name), 'not a database'.repeat(100));
     const bytes = fs.readFileSync(ledgerPath(factory));
+    const filesBefore = deskFiles();
     expect(() => restoreBackup(factory, name)).toThrow(RestoreRefused);
     expect(fs.readFileSync(ledgerPath(factory)).equals(bytes)).toBe(true);
-    expect(fs.readdirSync(path.join(factory, '.layover')).filter((n) => n.includes('broken') || n.includes('restoring'))).toEqual([]);
+    expect(deskFiles()).toEqual(filesBefore); // nothing moved aside, no temporary copy left
   });
 
   it('restore --help says the Desk must be closed and the old file is kept', async () => {

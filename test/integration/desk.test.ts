@@ -156,7 +156,7 @@ describe('the Desk', () => {
   it('opening another factory switches the ledger and tells the window', async () => {
     const { value, pushes } = await openDesk();
     const other = tempFactory();
-    cleanups.push(other.remove);
+    cleanups.unshift(other.remove); // after the Desk is closed: it may still be writing the agent's learnings file there
     appendEvents(other.dir, proposed({ at: T0, agent: 'scout', text: 'the staging database resets every night at midnight' }));
     const info = await value('factory.open', { path: other.dir });
     expect(info.factory).toBe(other.dir);

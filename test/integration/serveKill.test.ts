@@ -15,7 +15,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { alive } from '../../electron/node/factory.js';
+import { alive } from '../../electron/node/atomicFile.js';
 import { seededRandom } from '../../electron/rules/seededRandom.js';
 import { caughtUp, startServe, type RunningServe } from '../bench/serve.js';
 import { helpRequested, runStarted } from '../support/events.js';
