@@ -84,11 +84,14 @@ function agentIndex(db: Db, agent: string): AgentMatchIndex {
   const index = ledgerIndex(db);
   let found = index.agents.get(agent);
   if (!found || found.wantsRebuild) {
-    const rows = stmt(db, 'SELECT rowid, text FROM learnings WHERE agent = ? AND rowid <= ?').all(agent, index.maxRowid) as {
-      rowid: number;
-      text: string;
-    }[];
-    found = new AgentMatchIndex(rows.map((row) => ({ rowid: row.rowid, fp: fingerprint(row.text) })));
+    // Rowid order makes the index's slots oldest first, the order matches come back in. Raw rows
+    // (no object per learning), from a statement of its own since raw mode sticks to it
+    // (statements.ts); it runs once per agent and connection, so compiling it is nothing.
+    const rows = db
+      .prepare('SELECT rowid, text FROM learnings WHERE agent = ? AND rowid <= ? ORDER BY rowid')
+      .raw()
+      .all(agent, index.maxRowid) as [number, string][];
+    found = AgentMatchIndex.fromTexts(rows);
     index.agents.set(agent, found);
   }
   return found;
