@@ -110,8 +110,8 @@ function tokens(text: string): string[] {
  * go through it, so they cannot disagree on a word. Most learnings' words are plain ASCII, where
  * NFC changes nothing, the Unicode classes reduce to a-z and 0-9 and a code point is a
  * character; that case (with punctuation beyond ASCII, see {@link NEEDS_UNICODE}) is one pass
- * over the character codes, cutting out only the words it keeps (a test holds it to the Unicode
- * path's answers).
+ * over the character codes of the lower-cased text, which cuts out only the words it keeps (a
+ * test holds it to the Unicode path's answers).
  */
 export function scanWords(text: string, onWord: (word: string) => void): boolean {
   if (NEEDS_UNICODE.test(text)) {
@@ -142,12 +142,35 @@ export function scanWords(text: string, onWord: (word: string) => void): boolean
       const word = lower.slice(start, i);
       onWord(word);
       negated ||= NEGATIONS.has(word);
-    } else if (!negated) {
-      negated = NEGATIONS.has(lower.slice(start, i));
+    } else {
+      negated ||= negationAt(lower, start, i);
     }
     start = -1;
   }
   return negated;
+}
+
+/** {@link NEGATIONS} by length, for {@link negationAt}. */
+const NEGATIONS_BY_LENGTH: readonly string[][] = (() => {
+  const out: string[][] = [];
+  for (const word of NEGATIONS) (out[word.length] ??= []).push(word);
+  return out;
+})();
+
+/**
+ * Whether `source.slice(start, end)` is one of {@link NEGATIONS}, compared in place: most tokens
+ * are short words that are dropped ("the", "a", "to"), and cutting each out only to look it up
+ * was a fair share of splitting a text.
+ */
+function negationAt(source: string, start: number, end: number): boolean {
+  const same = NEGATIONS_BY_LENGTH[end - start];
+  if (!same) return false;
+  for (const word of same) {
+    let k = 0;
+    while (k < word.length && word.charCodeAt(k) === source.charCodeAt(start + k)) k++;
+    if (k === word.length) return true;
+  }
+  return false;
 }
 
 const CHAR_0 = 0x30;

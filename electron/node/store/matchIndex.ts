@@ -44,7 +44,7 @@
  * The index is pure memory: building it from the ledger and keeping it in step with the ledger's
  * writes is `matching.ts`'s job.
  */
-import { containmentHolds, rewordingHolds, sameCounts, scanWords, type Fingerprint } from '../../rules/sameness.js';
+import { containmentHolds, holdsDigit, rewordingHolds, sameCounts, scanWords, type Fingerprint } from '../../rules/sameness.js';
 
 /**
  * Word ids start here, the rarest word at the bottom; words first seen after the index was built
@@ -288,7 +288,7 @@ export class AgentMatchIndex {
       if (lastIn[n] === learning + 1) return; // a word a text repeats counts once
       lastIn[n] = learning + 1;
       frequency[n]!++;
-      words = grown(words, used + 1);
+      if (used === words.length) words = grown(words, used + 1);
       words[used++] = n;
     };
     for (; learning < count; learning++) {
@@ -579,7 +579,7 @@ function grown<A extends TypedArray>(array: A, length: number): A {
 
 /** An id from a rank: the rank in the high bits, whether the word holds a digit in the lowest. */
 function idOf(rank: number, word: string): number {
-  return rank * 2 + (/\p{N}/u.test(word) ? 1 : 0);
+  return rank * 2 + (holdsDigit(word) ? 1 : 0);
 }
 
 function countDigits(ids: Int32Array): number {
