@@ -311,7 +311,7 @@ export class AgentMatchIndex {
     this.digitCounts = grown(this.digitCounts, count);
     this.alive = grown(this.alive, count);
     for (let slot = 0; slot < count; slot++) {
-      words.subarray(starts[slot]!, starts[slot + 1]!).sort();
+      sortRange(words, starts[slot]!, starts[slot + 1]!);
       this.place(slot, rowids[slot]!, negated[slot] === 1);
     }
     this.slots = count;
@@ -347,7 +347,7 @@ export class AgentMatchIndex {
       }
       this.words[start + i] = id;
     });
-    this.words.subarray(start, end).sort();
+    sortRange(this.words, start, end);
     this.starts = grown(this.starts, slot + 2);
     this.starts[slot + 1] = end;
     this.rowids = grown(this.rowids, slot + 1);
@@ -565,6 +565,22 @@ function intersection(few: readonly number[], many: readonly number[]): number[]
     if (many[lo] === slot) out.push(slot);
   }
   return out;
+}
+
+/**
+ * Sorts `a[from .. to)` in place, ascending. A set is a few dozen ids at most, where insertion
+ * sort beats making a typed-array view per learning to call the built-in sort on.
+ */
+function sortRange(a: Int32Array, from: number, to: number): void {
+  for (let i = from + 1; i < to; i++) {
+    const x = a[i]!;
+    let j = i - 1;
+    while (j >= from && a[j]! > x) {
+      a[j + 1] = a[j]!;
+      j--;
+    }
+    a[j + 1] = x;
+  }
 }
 
 type TypedArray = Int32Array | Uint32Array | Float64Array | Uint8Array;
