@@ -3,9 +3,12 @@
  * (`matchIndex.ts`), kept in step with the ledger.
  *
  * The index is built per connection and per agent, the first time that agent's learnings are
- * matched (at 100,000 learnings of one agent that takes about half a second; docs/development.md
- * has the measured figure), from the texts in the ledger. After that it is never rebuilt from
- * texts: a learning's words are worked out once, when it is added.
+ * matched, from the texts in the ledger (read as raw rows in rowid order and split straight into
+ * word ids: about a second at 100,000 learnings of one agent, most of it splitting the texts;
+ * docs/development.md has the measured figure). After that it is never rebuilt from texts: a
+ * learning's words are worked out once, when it is added. Keeping fingerprints in the ledger
+ * would save the split but cost the ledger bytes per learning and a second copy of the rule's
+ * output to keep in step with the rule.
  *
  * Staying exact while other processes write. The CLI may ingest while the app does, and a sweep
  * deletes lapsed learnings. The ledger tells both apart cheaply: new learnings have rowids above
