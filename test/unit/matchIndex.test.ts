@@ -33,7 +33,7 @@ function randomWords(next: () => number, pick: Pick, count: number): string[] {
     if (u < 0.6) out.push(LATIN[Math.floor(next() * next() * LATIN.length)]!);
     else if (u < 0.75) out.push(pick(OTHER_SCRIPTS));
     else if (u < 0.85) out.push(pick(NUMBERS));
-    else out.push(`w${Math.floor(next() * 400)}x`.replace(/\d/g, (d) => 'abcdefghij'[Number(d)]!));
+    else out.push(`w${letters(Math.floor(next() * 400))}x`);
   }
   return out;
 }
@@ -64,6 +64,11 @@ function variant(next: () => number, pick: Pick, base: string[]): string[] {
 function asText(next: () => number, words: string[]): string {
   const text = words.map((w) => (next() < 0.15 ? w.toUpperCase() : w)).join(next() < 0.5 ? ' ' : ', ');
   return next() < 0.12 ? `do not ${text}` : text;
+}
+
+/** A word-safe spelling of `n` in letters (digits would make the words numbers). */
+function letters(n: number): string {
+  return String(n).replace(/\d/g, (d) => 'abcdefghij'[Number(d)]!);
 }
 
 function bruteForce(all: Map<number, Fingerprint>, fp: Fingerprint): number[] {
@@ -140,6 +145,22 @@ describe('the matching index', () => {
     const index = new AgentMatchIndex([{ rowid: 1, fp: fingerprint('cache the docker digest before tests') }]);
     expect(index.match(fingerprint('do not cache the docker digest before tests'))).toEqual([]);
     expect(index.match(fingerprint('cache the docker digest before tests'))).toEqual([1]);
+  });
+
+  it('a learning is compared with a proposal it may contain only when it holds every one of the proposal\'s words', () => {
+    // Four common words, each missing from a quarter of 200 longer learnings, so every word is in
+    // 150 of them and no learning but one holds all four: the least frequent word alone would let
+    // 150 through to be compared.
+    const proposal = ['alpha', 'bravo', 'charlie', 'delta'];
+    const learnings = Array.from({ length: 200 }, (_, i) => ({
+      rowid: i + 1,
+      fp: fingerprint([...proposal.filter((_, w) => w !== i % 4), `fill${letters(i)}`, `more${letters(i)}`, `last${letters(i)}`].join(' ')),
+    }));
+    learnings.push({ rowid: 201, fp: fingerprint(`${proposal.join(' ')} fillzz morezz lastzz`) });
+    const index = new AgentMatchIndex(learnings);
+    const stats = { examined: 0 };
+    expect(index.match(fingerprint(proposal.join(' ')), stats)).toEqual([201]);
+    expect(stats.examined).toBe(1);
   });
 
   it('a removed learning is never matched again', () => {

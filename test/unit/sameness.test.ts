@@ -219,12 +219,36 @@ describe('sameness: words of plain ASCII text', () => {
   it('plain ASCII text gets the same words and negation by the fast path as by the Unicode path', async () => {
     const { seededRandom } = await import('../../electron/rules/seededRandom.js');
     const next = seededRandom(17);
-    const pieces = ['Cache', 'the', "don't", 'E0382', 'v2.1', 'node_modules', 'x', 'NOT', 'rg', '30', 'days;', '(retry)', 'ts-2345', 'a/b', 'Nothing', '--flag'];
-    for (let i = 0; i < 2000; i++) {
-      const text = Array.from({ length: 1 + Math.floor(next() * 12) }, () => pieces[Math.floor(next() * pieces.length)]!).join(next() < 0.5 ? ' ' : ',');
+    const pieces = [
+      'Cache', 'the', "don't", 'E0382', 'v2.1', 'node_modules', 'x', 'NOT', 'rg', '30', 'days;', '(retry)', 'ts-2345', 'a/b', 'Nothing', '--flag',
+      'NEVER', 'T', 'Nor', 'cannot', 'x9', 'ab1', 'abc', 'abcd', 'Unless', 'none.', 'cache', '7', 'zZz9', '@[`{', ':/9:', 'without\t', 'no\n',
+      // Punctuation and spaces beyond ASCII keep a text on the fast path.
+      'don’t', '—', 'wait…', '“quoted”', 'a\u00a0b', '\u2000', '«guillemets»', '¿que?',
+    ];
+    const joins = [' ', ',', '', '\t', '~', ' — ', '\u3000'];
+    for (let i = 0; i < 3000; i++) {
+      const join = joins[Math.floor(next() * joins.length)]!;
+      const text = Array.from({ length: 1 + Math.floor(next() * 12) }, () => pieces[Math.floor(next() * pieces.length)]!).join(join);
       // One non-ASCII word of two letters sends the text down the Unicode path and adds no
       // significant word (too short, no digit) and no negation.
       expect(fingerprint(text)).toEqual(fingerprint(`${text} éé`));
     }
+  });
+
+  it('punctuation and spaces beyond ASCII only ever separate words, through NFC and lower-casing, next to anything', () => {
+    // What lets a text whose only non-ASCII characters are punctuation and spaces take the ASCII
+    // split (scanWords): each of them stays a separator, and no canonical composition can join
+    // it, or an ASCII character, to what comes before it.
+    const word = /[\p{L}\p{N}\p{M}]/u;
+    const punctuation = /[\p{P}\p{Z}]/u;
+    const wrong: string[] = [];
+    for (let cp = 0x80; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const c = String.fromCodePoint(cp);
+      const parts = [...c.normalize('NFD')];
+      if (parts.slice(1).some((part) => part.charCodeAt(0) < 0x80 || punctuation.test(part))) wrong.push(`U+${cp.toString(16)} composes`);
+      if (punctuation.test(c) && word.test(c.normalize('NFC').toLowerCase())) wrong.push(`U+${cp.toString(16)} becomes a word character`);
+    }
+    expect(wrong).toEqual([]);
   });
 });

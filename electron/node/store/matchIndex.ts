@@ -44,7 +44,7 @@
  * The index is pure memory: building it from the ledger and keeping it in step with the ledger's
  * writes is `matching.ts`'s job.
  */
-import { containmentHolds, rewordingHolds, sameCounts, type Fingerprint } from '../../rules/sameness.js';
+import { containmentHolds, holdsDigit, rewordingHolds, sameCounts, scanWords, type Fingerprint } from '../../rules/sameness.js';
 
 /**
  * Word ids start here, the rarest word at the bottom; words first seen after the index was built
@@ -149,23 +149,49 @@ interface Probe {
   unknown: boolean;
 }
 
+/**
+ * Lists keyed by word id, in two dense arrays instead of a hash map: ids of the words known when
+ * the index was built count up from {@link ID_BASE}, those of words seen later count down from
+ * it, so each side is a run of small integers. Building the index makes a list entry for every
+ * word of every learning (over a million at 100,000 learnings), and a hash lookup for each was
+ * most of what the build cost.
+ */
+class ByWord {
+  private readonly known: (number[] | undefined)[] = [];
+  private readonly later: (number[] | undefined)[] = [];
+
+  get(id: number): number[] | undefined {
+    if (id < 0) return undefined; // a proposal's word that no learning holds
+    const rank = id >>> 1;
+    return rank >= ID_BASE ? this.known[rank - ID_BASE] : this.later[ID_BASE - 1 - rank];
+  }
+
+  /** The list of `id`, created empty when it has none. */
+  list(id: number): number[] {
+    const rank = id >>> 1;
+    const side = rank >= ID_BASE ? this.known : this.later;
+    const at = rank >= ID_BASE ? rank - ID_BASE : ID_BASE - 1 - rank;
+    let list = side[at];
+    if (!list) {
+      // Filled up to `at` so the array stays dense (a far write would make it a dictionary).
+      while (side.length < at) side.push(undefined);
+      side[at] = list = [];
+    }
+    return list;
+  }
+}
+
 interface Partition {
-  /** Word id → slots whose set holds it. */
-  postings: Map<number, number[]>;
+  /** Word id → slots whose set holds it, in slot order. */
+  postings: ByWord;
   /** Word id → (slot, position) pairs, flat, for the words in each set's rewording prefix. */
-  prefixes: Map<number, number[]>;
+  prefixes: ByWord;
   /** Packed pair of the two smallest ids → slots whose set begins with them (containable sets only). */
   pairs: Map<number, number[]>;
 }
 
 function newPartition(): Partition {
-  return { postings: new Map(), prefixes: new Map(), pairs: new Map() };
-}
-
-function push(map: Map<number, number[]>, key: number, ...values: number[]): void {
-  const list = map.get(key);
-  if (list) list.push(...values);
-  else map.set(key, values);
+  return { postings: new ByWord(), prefixes: new ByWord(), pairs: new Map() };
 }
 
 /** What a probe cost: how many learnings were compared word by word. */
@@ -173,14 +199,28 @@ export interface ProbeStats {
   examined: number;
 }
 
+/** Where a learning's words come from while the index is built: it gives them to `onWord` and says whether the learning is negated. */
+type Scan = (learning: number, onWord: (word: string) => void) => boolean;
+
+/** Learnings a new index makes room for before it first grows its arrays. */
+const INITIAL_SLOTS = 64;
+
 /** One agent's learnings, as fingerprints, with the three filters over them. */
 export class AgentMatchIndex {
   private readonly wordIds = new Map<string, number>();
   private nextNewRank = ID_BASE - 1;
-  private readonly rowids: number[] = [];
-  private readonly sets: Int32Array[] = [];
-  private readonly digitCounts: number[] = [];
-  private readonly alive: boolean[] = [];
+  /**
+   * Every learning's word ids, sorted, one after another in one array: the learning in slot s
+   * holds `words[starts[s] .. starts[s + 1])`. Flat typed arrays rather than an array per
+   * learning, because a hundred thousand small arrays are what made building slow (allocation and
+   * the collector), and a slot is all a filter needs to read a set.
+   */
+  private words = new Int32Array(INITIAL_SLOTS * 16);
+  private starts = new Int32Array(INITIAL_SLOTS + 1);
+  private rowids = new Float64Array(INITIAL_SLOTS);
+  private digitCounts = new Int32Array(INITIAL_SLOTS);
+  private alive = new Uint8Array(INITIAL_SLOTS);
+  private slots = 0;
   private readonly slotOf = new Map<number, number>();
   private readonly partitions: [Partition, Partition] = [newPartition(), newPartition()];
   private deadSlots = 0;
@@ -196,61 +236,156 @@ export class AgentMatchIndex {
    */
   constructor(learnings: Iterable<{ rowid: number; fp: Fingerprint }> = []) {
     const all = [...learnings];
-    const frequency = new Map<string, number>();
-    for (const { fp } of all) for (const word of fp.words) frequency.set(word, (frequency.get(word) ?? 0) + 1);
-    const byRarity = [...frequency.keys()].sort((a, b) => frequency.get(a)! - frequency.get(b)! || (a < b ? -1 : a > b ? 1 : 0));
-    byRarity.forEach((word, rank) => this.wordIds.set(word, idOf(ID_BASE + rank, word)));
-    for (const { rowid, fp } of all) this.add(rowid, fp);
+    this.build(
+      all.map((l) => l.rowid),
+      (i, onWord) => {
+        const fp = all[i]!.fp;
+        for (const word of fp.words) onWord(word);
+        return fp.negated;
+      },
+    );
+  }
+
+  /**
+   * The index over learnings read from the ledger as `[rowid, text]` rows. The texts are split
+   * straight into word ids (`scanWords`), with no fingerprint object per learning on the way.
+   */
+  static fromTexts(rows: readonly (readonly [number, string])[]): AgentMatchIndex {
+    const index = new AgentMatchIndex();
+    index.build(
+      rows.map((row) => row[0]),
+      (i, onWord) => scanWords(rows[i]![1], onWord),
+    );
+    return index;
+  }
+
+  /**
+   * Fills an empty index in two passes. The first interns every word to a provisional number, in
+   * the flat array the sets will live in, and counts in how many learnings each word is; the
+   * second renumbers the words by rarity, sorts each set and indexes it.
+   */
+  private build(rowids: readonly number[], scan: Scan): void {
+    const count = rowids.length;
+    if (count === 0) return;
+    const provisional = new Map<string, number>();
+    const spelled: string[] = [];
+    let frequency = new Int32Array(1024);
+    let lastIn = new Int32Array(1024);
+    let words = new Int32Array(Math.max(count * 16, 1024));
+    let used = 0;
+    const starts = new Int32Array(count + 1);
+    const negated = new Uint8Array(count);
+    let learning = 0;
+    const intern = (word: string): void => {
+      let n = provisional.get(word);
+      if (n === undefined) {
+        n = spelled.length;
+        provisional.set(word, n);
+        spelled.push(word);
+        frequency = grown(frequency, n + 1);
+        lastIn = grown(lastIn, n + 1);
+      }
+      if (lastIn[n] === learning + 1) return; // a word a text repeats counts once
+      lastIn[n] = learning + 1;
+      frequency[n]!++;
+      if (used === words.length) words = grown(words, used + 1);
+      words[used++] = n;
+    };
+    for (; learning < count; learning++) {
+      starts[learning] = used;
+      negated[learning] = scan(learning, intern) ? 1 : 0;
+    }
+    starts[count] = used;
+    const byRarity = spelled.map((_, n) => n);
+    byRarity.sort((a, b) => frequency[a]! - frequency[b]! || (spelled[a]! < spelled[b]! ? -1 : 1));
+    const idOfProvisional = new Int32Array(spelled.length);
+    byRarity.forEach((n, rank) => {
+      const id = idOf(ID_BASE + rank, spelled[n]!);
+      idOfProvisional[n] = id;
+      this.wordIds.set(spelled[n]!, id);
+    });
+    for (let k = 0; k < used; k++) words[k] = idOfProvisional[words[k]!]!;
+    this.words = words;
+    this.starts = grown(starts, count + 1);
+    this.rowids = grown(this.rowids, count);
+    this.digitCounts = grown(this.digitCounts, count);
+    this.alive = grown(this.alive, count);
+    for (let slot = 0; slot < count; slot++) {
+      sortRange(words, starts[slot]!, starts[slot + 1]!);
+      this.place(slot, rowids[slot]!, negated[slot] === 1);
+    }
+    this.slots = count;
   }
 
   /** Learnings in the index, removed ones not counted. */
   get size(): number {
-    return this.rowids.length - this.deadSlots;
+    return this.slots - this.deadSlots;
   }
 
   /** Whether so much of the index is removed learnings that building it afresh pays. */
   get wantsRebuild(): boolean {
-    return this.deadSlots > 1000 && this.deadSlots * 2 > this.rowids.length;
+    return this.deadSlots > 1000 && this.deadSlots * 2 > this.slots;
   }
 
   has(rowid: number): boolean {
     const slot = this.slotOf.get(rowid);
-    return slot !== undefined && this.alive[slot]!;
+    return slot !== undefined && this.alive[slot] === 1;
   }
 
   /** Adds a learning (a new one, or one another process wrote). */
   add(rowid: number, fp: Fingerprint): void {
     if (this.has(rowid)) return;
-    const ids = new Int32Array(fp.words.length);
+    const slot = this.slots;
+    const start = this.starts[slot]!;
+    const end = start + fp.words.length;
+    this.words = grown(this.words, end);
     fp.words.forEach((word, i) => {
       let id = this.wordIds.get(word);
       if (id === undefined) {
         id = idOf(this.nextNewRank--, word);
         this.wordIds.set(word, id);
       }
-      ids[i] = id;
+      this.words[start + i] = id;
     });
-    ids.sort();
-    const slot = this.rowids.length;
-    this.rowids.push(rowid);
-    this.sets.push(ids);
-    this.digitCounts.push(countDigits(ids));
-    this.alive.push(true);
+    sortRange(this.words, start, end);
+    this.starts = grown(this.starts, slot + 2);
+    this.starts[slot + 1] = end;
+    this.rowids = grown(this.rowids, slot + 1);
+    this.digitCounts = grown(this.digitCounts, slot + 1);
+    this.alive = grown(this.alive, slot + 1);
+    this.place(slot, rowid, fp.negated);
+    this.slots = slot + 1;
+  }
+
+  /** Records the learning whose sorted ids are already in `slot`'s place and indexes it. */
+  private place(slot: number, rowid: number, negated: boolean): void {
+    const start = this.starts[slot]!;
+    const n = this.starts[slot + 1]! - start;
+    const ids = this.words;
+    this.rowids[slot] = rowid;
+    let digits = 0;
+    for (let k = start; k < start + n; k++) digits += ids[k]! & 1;
+    this.digitCounts[slot] = digits;
+    this.alive[slot] = 1;
     this.slotOf.set(rowid, slot);
-    const part = this.partitions[fp.negated ? 1 : 0];
-    const n = ids.length;
     if (n === 0) return; // an empty set is the same as nothing
-    for (let i = 0; i < n; i++) push(part.postings, ids[i]!, slot);
+    const part = this.partitions[negated ? 1 : 0];
+    for (let k = start; k < start + n; k++) part.postings.list(ids[k]!).push(slot);
     const b = bounds(n);
-    for (let j = 0; j < b.prefix; j++) push(part.prefixes, ids[j]!, slot, j);
-    if (b.containable) push(part.pairs, ids[0]! * ID_SPAN + ids[1]!, slot);
+    for (let j = 0; j < b.prefix; j++) part.prefixes.list(ids[start + j]!).push(slot, j);
+    if (b.containable) {
+      const key = ids[start]! * ID_SPAN + ids[start + 1]!;
+      const list = part.pairs.get(key);
+      if (list) list.push(slot);
+      else part.pairs.set(key, [slot]);
+    }
   }
 
   /** Takes a learning out (a sweep deleted it); its entries stay behind, marked dead. */
   remove(rowid: number): void {
     const slot = this.slotOf.get(rowid);
-    if (slot === undefined || !this.alive[slot]) return;
-    this.alive[slot] = false;
+    if (slot === undefined || this.alive[slot] !== 1) return;
+    this.alive[slot] = 0;
     this.slotOf.delete(rowid);
     this.deadSlots++;
   }
@@ -264,7 +399,7 @@ export class AgentMatchIndex {
     this.nextEpoch();
     const found: number[] = [];
     const decide = (slot: number): void => {
-      if (this.seen[slot] === this.epoch || !this.alive[slot]) return;
+      if (this.seen[slot] === this.epoch || this.alive[slot] !== 1) return;
       this.seen[slot] = this.epoch;
       if (stats) stats.examined++;
       if (this.sameAs(probe, slot)) found.push(slot);
@@ -273,6 +408,10 @@ export class AgentMatchIndex {
     this.containedCandidates(probe, part, decide);
     this.containingCandidates(probe, part, decide);
     return found.sort((a, b) => a - b).map((slot) => this.rowids[slot]!);
+  }
+
+  private sizeOf(slot: number): number {
+    return this.starts[slot + 1]! - this.starts[slot]!;
   }
 
   /** Door 1: prefix, size and positional filters for rewording. */
@@ -286,7 +425,7 @@ export class AgentMatchIndex {
       if (!entries) continue;
       for (let e = 0; e < entries.length; e += 2) {
         const slot = entries[e]!;
-        const q = this.sets[slot]!.length;
+        const q = this.sizeOf(slot);
         if (q < b.rewordLo || q > b.rewordHi) continue;
         if (this.stamp[slot] !== this.epoch) {
           this.stamp[slot] = this.epoch;
@@ -316,7 +455,7 @@ export class AgentMatchIndex {
         const slots = part.pairs.get(ids[i]! * ID_SPAN + ids[j]!);
         if (!slots) continue;
         for (const slot of slots) {
-          const q = this.sets[slot]!.length;
+          const q = this.sizeOf(slot);
           // Its other q − 2 words all come after position j of the proposal.
           if (q >= lo && q <= p - j + 1) decide(slot);
         }
@@ -324,33 +463,43 @@ export class AgentMatchIndex {
     }
   }
 
-  /** Door 3: a learning containing the proposal holds its least frequent word. */
+  /**
+   * Door 3: a learning containing the proposal holds every one of its words, so it is in the
+   * slot list of each of them: the candidates are the intersection of those lists, taken from
+   * the shortest up. Taking only the shortest list (the first version) let through every
+   * learning holding the proposal's least frequent word; for a proposal made of common words
+   * that was hundreds of learnings, most of the p99's cost.
+   */
   private containingCandidates(probe: Probe, part: Partition, decide: (slot: number) => void): void {
     const ids = probe.ids;
     const p = ids.length;
     const hi = bounds(p).containingHi;
     if (hi <= p || probe.unknown) return;
-    let shortest: number[] | undefined;
+    const lists: number[][] = [];
     for (let i = 0; i < p; i++) {
       const list = part.postings.get(ids[i]!);
       if (!list) return; // no learning holds this word, so none holds them all
-      if (!shortest || list.length < shortest.length) shortest = list;
+      lists.push(list);
     }
-    for (const slot of shortest!) {
-      const q = this.sets[slot]!.length;
-      if (q > p && q <= hi) decide(slot);
-    }
+    lists.sort((a, b) => a.length - b.length);
+    let candidates = lists[0]!.filter((slot) => {
+      const q = this.sizeOf(slot);
+      return q > p && q <= hi;
+    });
+    for (let k = 1; k < lists.length && candidates.length > 0; k++) candidates = intersection(candidates, lists[k]!);
+    for (const slot of candidates) decide(slot);
   }
 
   /** The rule itself, on an exact count of shared words (both sorted, so one merge). */
   private sameAs(probe: Probe, slot: number): boolean {
     const a = probe.ids;
-    const b = this.sets[slot]!;
+    const b = this.words;
     let i = 0;
-    let j = 0;
+    let j = this.starts[slot]!;
+    const end = this.starts[slot + 1]!;
     let shared = 0;
     let digitsShared = 0;
-    while (i < a.length && j < b.length) {
+    while (i < a.length && j < end) {
       const x = a[i]!;
       const y = b[j]!;
       if (x === y) {
@@ -362,7 +511,7 @@ export class AgentMatchIndex {
       else j++;
     }
     const numbersAgree = probe.digits === digitsShared && this.digitCounts[slot] === digitsShared;
-    return sameCounts(a.length, b.length, shared, numbersAgree);
+    return sameCounts(a.length, end - this.starts[slot]!, shared, numbersAgree);
   }
 
   private probeOf(fp: Fingerprint): Probe {
@@ -378,7 +527,7 @@ export class AgentMatchIndex {
   }
 
   private nextEpoch(): void {
-    const n = this.rowids.length;
+    const n = this.slots;
     if (this.stamp.length < n) {
       const size = Math.max(n, this.stamp.length * 2);
       this.stamp = new Uint32Array(size);
@@ -395,9 +544,58 @@ export class AgentMatchIndex {
   }
 }
 
+/** The slots of `few` that are also in `many`; both ascending. Gallops through `many`, so the cost follows the shorter list. */
+function intersection(few: readonly number[], many: readonly number[]): number[] {
+  const out: number[] = [];
+  let lo = 0;
+  for (const slot of few) {
+    // Everything in many[0 .. lo) is below `slot`: step ahead in doubling strides, then bisect.
+    let hi = lo;
+    for (let stride = 1; hi < many.length && many[hi]! < slot; stride *= 2) {
+      lo = hi + 1;
+      hi += stride;
+    }
+    hi = Math.min(hi, many.length);
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (many[mid]! < slot) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo === many.length) break;
+    if (many[lo] === slot) out.push(slot);
+  }
+  return out;
+}
+
+/**
+ * Sorts `a[from .. to)` in place, ascending. A set is a few dozen ids at most, where insertion
+ * sort beats making a typed-array view per learning to call the built-in sort on.
+ */
+function sortRange(a: Int32Array, from: number, to: number): void {
+  for (let i = from + 1; i < to; i++) {
+    const x = a[i]!;
+    let j = i - 1;
+    while (j >= from && a[j]! > x) {
+      a[j + 1] = a[j]!;
+      j--;
+    }
+    a[j + 1] = x;
+  }
+}
+
+type TypedArray = Int32Array | Uint32Array | Float64Array | Uint8Array;
+
+/** `array` if it holds `length` items, else a copy with room for at least that many (doubling, so appends stay cheap). */
+function grown<A extends TypedArray>(array: A, length: number): A {
+  if (array.length >= length) return array;
+  const bigger = new (array.constructor as new (n: number) => A)(Math.max(length, array.length * 2));
+  bigger.set(array as never);
+  return bigger;
+}
+
 /** An id from a rank: the rank in the high bits, whether the word holds a digit in the lowest. */
 function idOf(rank: number, word: string): number {
-  return rank * 2 + (/\p{N}/u.test(word) ? 1 : 0);
+  return rank * 2 + (holdsDigit(word) ? 1 : 0);
 }
 
 function countDigits(ids: Int32Array): number {
