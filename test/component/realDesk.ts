@@ -1,0 +1,173 @@
+/**
+ * The real Desk for component tests: a temporary factory, a real `Desk` opened on it (its ledger,
+ * its ingest thread watching `events/`, its sweeps), and the window's own Electron door
+ * (`bridgeApi`) wired to it the way the main process and the preload wire it: every call goes
+ * through `dispatch` (the contract's schemas both ways) with its input and answer copied as IPC
+ * copies them, and every push the Desk makes is checked against the contract before the window
+ * hears it (main.ts drops one that does not fit; here it fails the test).
+ *
+ * Why not a stand-in: a hand-made fake answers what its author believed the Desk answers, so a
+ * window test on it cannot notice the Desk and the window drifting apart (an order, a message, a
+ * flag value). Here the state a test needs is made as a factory makes it (event lines, ingested by
+ * the CLI before the Desk opens or by the Desk's watcher while it runs) and as a person makes it
+ * (decisions through the same channels the window uses).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { dispatch, parsePush, type CallInput, type CallOutput, type Channel, type DeskApi } from '../../shared/api.js';
+import { Desk } from '../../electron/node/desk.js';
+import { bridgeApi } from '../../renderer/api/bridge.js';
+import { runIn, type CliResult } from '../support/cli.js';
+import { helpRequested, runStarted, type EventLine } from '../support/events.js';
+import { appendEvents, tempFactory, writeSettings } from '../support/factory.js';
+
+/** The account the Desk reports as the operator's, the responder when none is typed. */
+export const OS_USER = 'osuser';
+
+/**
+ * Where a factory's clock starts, before now: event times must lie in the Desk's windows that
+ * count from the real clock (the last 30 days of the activity chart, the 90 days of retention a
+ * sweep keeps), and stay in the past for as many events as a test writes.
+ */
+const CLOCK_START_BEFORE_NOW_MS = 2 * 24 * 60 * 60 * 1000;
+/** Time between two events the clock gives: one second, so every event has a time of its own. */
+const CLOCK_STEP_MS = 1000;
+
+export interface AskOptions {
+  id: string;
+  agent?: string;
+  question?: string;
+  fatal?: boolean;
+  workflow?: string;
+  flags?: Record<string, unknown>;
+  routes?: string[];
+}
+
+/** A temporary factory folder and the ways a test writes its history. */
+export class RealFactory {
+  readonly dir: string;
+  readonly remove: () => void;
+  private clock = Date.now() - CLOCK_START_BEFORE_NOW_MS;
+
+  constructor() {
+    ({ dir: this.dir, remove: this.remove } = tempFactory('layover-component-'));
+    fs.mkdirSync(path.join(this.dir, 'events'));
+  }
+
+  /** The next event time, one step after the last. */
+  at(): string {
+    this.clock += CLOCK_STEP_MS;
+    return new Date(this.clock).toISOString();
+  }
+
+  /** Appends event lines to the day files, as the factory does. */
+  write(...events: EventLine[]): void {
+    appendEvents(this.dir, ...events);
+  }
+
+  /**
+   * A run that asks for help and waits: its request inherits the run's workflow, flags and
+   * routes (a release run allowed to publish, by default). Returns the asking run.
+   */
+  ask(request: AskOptions): string {
+    const run = `run_${request.id}`;
+    const chain = `chain_${request.id}`;
+    const { workflow = 'release', flags = { publish: true, tier: 'gold' }, routes = ['main'], ...asked } = request;
+    this.write(
+      runStarted({ at: this.at(), run, agent: asked.agent ?? 'builder', chain, workflow, flags, routes }),
+      helpRequested({ at: this.at(), agent: 'builder', run, chain, ...asked }),
+    );
+    return run;
+  }
+
+  /**
+   * A request from a run the ledger never saw start (an older factory's): its workflow and flags
+   * are unknown, so a reply must state them.
+   */
+  askUnknown(request: Omit<AskOptions, 'workflow' | 'flags' | 'routes'>): void {
+    this.write(helpRequested({ at: this.at(), agent: 'builder', run: `run_${request.id}`, chain: `chain_${request.id}`, ...request }));
+  }
+
+  /** Appends raw text to an events file (a line a factory wrote wrongly). */
+  writeRaw(file: string, text: string): void {
+    fs.appendFileSync(path.join(this.dir, 'events', file), text);
+  }
+
+  /** Runs `layover-desk ARGV --factory DIR`, requiring it to succeed. */
+  async cli(...argv: string[]): Promise<CliResult> {
+    const result = await runIn(this.dir, ...argv);
+    if (result.code !== 0) throw new Error(`layover-desk ${argv.join(' ')} exited ${result.code}: ${result.stderr}`);
+    return result;
+  }
+
+  /** Takes up what the events files hold, as `layover-desk ingest` does. */
+  async ingest(): Promise<void> {
+    await this.cli('ingest');
+  }
+
+  /** The learnings the ledger holds, as `layover-desk learnings --json` lists them. */
+  async learnings(): Promise<{ id: string; text: string; state: string; agent: string }[]> {
+    return JSON.parse((await this.cli('learnings', '--json')).stdout) as { id: string; text: string; state: string; agent: string }[];
+  }
+}
+
+export interface RealDeskOptions {
+  /** `layover.toml`, written before anything else. */
+  settings?: string;
+  /** Makes the factory's history before the Desk opens: write events, ingest, decide. */
+  prepare?: (factory: RealFactory) => void | Promise<void>;
+  /**
+   * The host `desk.info` names (default the browser host, whose window types the path of a
+   * factory to open). The door is the Electron one either way: both hosts answer through
+   * `dispatch` and check pushes against the same contract.
+   */
+  host?: 'electron' | 'browser';
+}
+
+export interface RealDesk {
+  factory: RealFactory;
+  desk: Desk;
+  /** What the window is given: the Electron door over the real Desk. */
+  api: DeskApi;
+  /** A call through the same door, for a test to make a decision or read what the ledger holds. */
+  call<C extends Channel>(channel: C, input: CallInput<C>): Promise<CallOutput<C>>;
+}
+
+const open: { desk: Desk; factory: RealFactory }[] = [];
+
+/** As IPC carries a value: a copy, so neither side holds the other's objects. */
+const carried = <T>(value: T): T => structuredClone(value);
+
+/** The window's door to `desk`, wired as main.ts and preload.ts wire it. */
+export function windowApi(desk: Desk): DeskApi {
+  return bridgeApi({
+    invoke: async (channel, input) => carried(await dispatch(desk.handlers, channel, carried(input))),
+    subscribe: (name, listener) =>
+      desk.onPush((pushed, payload) => {
+        if (pushed === name) listener(carried(parsePush(pushed, payload)));
+      }),
+  });
+}
+
+/**
+ * A real Desk on a fresh factory, once its first catch-up is done. Closed, and its factory
+ * deleted, by `closeRealDesks` (after the window is unmounted).
+ */
+export async function openRealDesk(options: RealDeskOptions = {}): Promise<RealDesk> {
+  const factory = new RealFactory();
+  if (options.settings !== undefined) writeSettings(factory.dir, options.settings);
+  await options.prepare?.(factory);
+  const desk = await Desk.open(factory.dir, { host: options.host ?? 'browser', osUser: OS_USER, sweepMinGapMs: 0 });
+  open.push({ desk, factory });
+  await desk.idle();
+  const api = windowApi(desk);
+  return { factory, desk, api, call: (channel, input) => api.call(channel, input) };
+}
+
+/** Closes every Desk `openRealDesk` opened and deletes its factory. */
+export async function closeRealDesks(): Promise<void> {
+  for (const { desk, factory } of open.splice(0).reverse()) {
+    await desk.close();
+    factory.remove();
+  }
+}
