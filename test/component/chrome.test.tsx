@@ -9,7 +9,7 @@ import { ledgerPath } from '../../electron/node/store/db.js';
 import { fullRun, helpRequested, proposed } from '../support/events.js';
 import { eventually, tempFactory } from '../support/factory.js';
 import { damageLedgerFile } from '../support/ledger.js';
-import { closeRealDesks, openRealDesk } from './realDesk.js';
+import { closeRealDesks, openRealDesk, WATCHER_WAIT_MS } from './realDesk.js';
 
 const folders: (() => void)[] = [];
 afterEach(async () => {
@@ -165,10 +165,10 @@ describe('window chrome', () => {
     // Lines a factory wrote wrongly, in the file of a day past the 90 days of retention.
     const old = new Date(Date.now() - 200 * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
     factory.writeRaw(`${old}.jsonl`, 'not an event\n'.repeat(13));
-    await eventually(async () => (await call('activity.refused', {})).total === 13, 'the 13 lines are refused');
+    await eventually(async () => (await call('activity.refused', {})).total === 13, 'the 13 lines are refused', WATCHER_WAIT_MS);
     // A finished run is followed by a sweep, which deletes them.
     factory.write(...fullRun('builder', 'run_1', factory.at(), factory.at()));
-    await waitFor(() => expect(status.textContent).toContain('13 refused lines'), { timeout: 5000 });
+    await waitFor(() => expect(status.textContent).toContain('13 refused lines'), { timeout: WATCHER_WAIT_MS });
     const heading = await screen.findByRole('heading', { name: 'Sweeps' });
     const table = heading.parentElement!.querySelector('table')!;
     const headers = [...table.querySelectorAll('th')].map((th) => th.textContent);

@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { App } from '../../renderer/App.js';
 import { proposed, runFinished, runStarted } from '../support/events.js';
-import { closeRealDesks, openRealDesk, type RealDesk, type RealFactory } from './realDesk.js';
+import { closeRealDesks, openRealDesk, WATCHER_WAIT_MS, type RealDesk, type RealFactory } from './realDesk.js';
 
 function start(desk: RealDesk) {
   window.location.hash = '#/learnings';
@@ -144,12 +144,12 @@ describe('learnings list', () => {
     const id = rows().find((r) => r.dataset.index === '4')!.dataset.id!;
     // The agent proposes while the Desk runs: its watcher takes the line up and tells the window.
     desk.factory.write(proposed({ at: desk.factory.at(), agent: 'builder', text: 'Brand new learning from the watcher' }));
-    await screen.findByText('Brand new learning from the watcher', {}, { timeout: 5000 });
+    await screen.findByText('Brand new learning from the watcher', {}, { timeout: WATCHER_WAIT_MS });
     expect(screen.getByText('1 selected')).toBeTruthy();
     expect(rows().find((r) => r.dataset.id === id)!.classList.contains('selected')).toBe(true);
   });
 
-  it('shows runs left, rediscoveries out of confirm_after, and the evidence in the detail', async () => {
+  it('shows runs left (one run in the singular, in the list and the detail alike), rediscoveries out of confirm_after, and the evidence in the detail', async () => {
     const claim = 'Clear the build cache when the compiler reports phantom type errors.';
     let run = 0;
     /** A finished run of the builder, given `learnings`. */
@@ -159,7 +159,7 @@ describe('learnings list', () => {
     };
     // Three runs are all a provisional learning survives here. The builder proposes the claim,
     // runs three times with it (it lapses), proposes it again (a rediscovery), and so on: two
-    // rediscoveries, then one run more, so two runs are left. Two runs before the first proposal
+    // rediscoveries, then two runs more, so one run is left. Two runs before the first proposal
     // count for the builder only.
     const desk = await openRealDesk({
       settings: '[learnings]\nprovisional_runs = 3\nconfirm_after = 3\n',
@@ -174,15 +174,16 @@ describe('learnings list', () => {
         f.write(proposed({ at: f.at(), agent: 'builder', text: claim }));
         for (const outcome of ['succeeded', 'failed', 'succeeded']) builderRun(f, outcome, given);
         f.write(proposed({ at: f.at(), agent: 'builder', text: claim }));
-        builderRun(f, 'succeeded', given);
+        for (const outcome of ['succeeded', 'succeeded']) builderRun(f, outcome, given);
       },
     });
     start(desk);
     await waitFor(() => expect(rows().length).toBe(1));
-    expect(screen.getByText('lapses in 2 runs')).toBeTruthy();
+    expect(screen.getByText('lapses in 1 run')).toBeTruthy();
     expect(screen.getByText('2 of 3')).toBeTruthy();
     fireEvent.click(rows()[0]!.querySelector('.col-text')!);
-    expect(await screen.findByText(/Given to 7 runs, 5 succeeded/)).toBeTruthy();
-    expect(screen.getByText(/All runs of builder: 9 runs, 6 succeeded/)).toBeTruthy();
+    expect(await screen.findByText(/Given to 8 runs, 6 succeeded/)).toBeTruthy();
+    expect(screen.getByText(/All runs of builder: 10 runs, 7 succeeded/)).toBeTruthy();
+    expect(screen.getAllByText('lapses in 1 run')).toHaveLength(2);
   });
 });

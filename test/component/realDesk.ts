@@ -4,13 +4,17 @@
  * (`bridgeApi`) wired to it the way the main process and the preload wire it: every call goes
  * through `dispatch` (the contract's schemas both ways) with its input and answer copied as IPC
  * copies them, and every push the Desk makes is checked against the contract before the window
- * hears it (main.ts drops one that does not fit; here it fails the test).
+ * hears it (main.ts drops one that does not fit; here it throws, which fails the test).
  *
  * Why not a stand-in: a hand-made fake answers what its author believed the Desk answers, so a
  * window test on it cannot notice the Desk and the window drifting apart (an order, a message, a
  * flag value). Here the state a test needs is made as a factory makes it (event lines, ingested by
  * the CLI before the Desk opens or by the Desk's watcher while it runs) and as a person makes it
  * (decisions through the same channels the window uses).
+ *
+ * What it costs: each Desk starts its ingest thread, about 0.8 s of CPU run from the sources
+ * (most of it tsx's loader starting in the worker), so each test opens one Desk with only the
+ * history it needs.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -43,6 +47,13 @@ export interface AskOptions {
   routes?: string[];
 }
 
+/**
+ * Longest wait for what the Desk's watcher does by itself (a line appended, taken up, pushed to
+ * the window): a limit on waiting, not a time the test asserts. Wide, because the watcher is a
+ * thread starting and reading on a shared, loaded machine.
+ */
+export const WATCHER_WAIT_MS = 15_000;
+
 /** A temporary factory folder and the ways a test writes its history. */
 export class RealFactory {
   readonly dir: string;
@@ -72,10 +83,10 @@ export class RealFactory {
   ask(request: AskOptions): string {
     const run = `run_${request.id}`;
     const chain = `chain_${request.id}`;
-    const { workflow = 'release', flags = { publish: true, tier: 'gold' }, routes = ['main'], ...asked } = request;
+    const { agent = 'builder', workflow = 'release', flags = { publish: true, tier: 'gold' }, routes = ['main'], ...asked } = request;
     this.write(
-      runStarted({ at: this.at(), run, agent: asked.agent ?? 'builder', chain, workflow, flags, routes }),
-      helpRequested({ at: this.at(), agent: 'builder', run, chain, ...asked }),
+      runStarted({ at: this.at(), run, agent, chain, workflow, flags, routes }),
+      helpRequested({ at: this.at(), agent, run, chain, ...asked }),
     );
     return run;
   }
@@ -85,7 +96,8 @@ export class RealFactory {
    * are unknown, so a reply must state them.
    */
   askUnknown(request: Omit<AskOptions, 'workflow' | 'flags' | 'routes'>): void {
-    this.write(helpRequested({ at: this.at(), agent: 'builder', run: `run_${request.id}`, chain: `chain_${request.id}`, ...request }));
+    const { agent = 'builder', ...asked } = request;
+    this.write(helpRequested({ at: this.at(), agent, run: `run_${request.id}`, chain: `chain_${request.id}`, ...asked }));
   }
 
   /** Appends raw text to an events file (a line a factory wrote wrongly). */
@@ -116,21 +128,16 @@ export interface RealDeskOptions {
   settings?: string;
   /** Makes the factory's history before the Desk opens: write events, ingest, decide. */
   prepare?: (factory: RealFactory) => void | Promise<void>;
-  /**
-   * The host `desk.info` names (default the browser host, whose window types the path of a
-   * factory to open). The door is the Electron one either way: both hosts answer through
-   * `dispatch` and check pushes against the same contract.
-   */
-  host?: 'electron' | 'browser';
 }
 
 export interface RealDesk {
   factory: RealFactory;
-  desk: Desk;
   /** What the window is given: the Electron door over the real Desk. */
   api: DeskApi;
   /** A call through the same door, for a test to make a decision or read what the ledger holds. */
   call<C extends Channel>(channel: C, input: CallInput<C>): Promise<CallOutput<C>>;
+  /** Every call that crossed the door, in order: what the window sent (and the test's own calls). */
+  sent: { channel: string; input: unknown }[];
 }
 
 const open: { desk: Desk; factory: RealFactory }[] = [];
@@ -138,10 +145,13 @@ const open: { desk: Desk; factory: RealFactory }[] = [];
 /** As IPC carries a value: a copy, so neither side holds the other's objects. */
 const carried = <T>(value: T): T => structuredClone(value);
 
-/** The window's door to `desk`, wired as main.ts and preload.ts wire it. */
-export function windowApi(desk: Desk): DeskApi {
+/** The window's door to `desk`, wired as main.ts and preload.ts wire it; each call is noted in `sent`. */
+function windowApi(desk: Desk, sent: RealDesk['sent']): DeskApi {
   return bridgeApi({
-    invoke: async (channel, input) => carried(await dispatch(desk.handlers, channel, carried(input))),
+    invoke: async (channel, input) => {
+      sent.push({ channel, input: carried(input) });
+      return carried(await dispatch(desk.handlers, channel, carried(input)));
+    },
     subscribe: (name, listener) =>
       desk.onPush((pushed, payload) => {
         if (pushed === name) listener(carried(parsePush(pushed, payload)));
@@ -157,11 +167,15 @@ export async function openRealDesk(options: RealDeskOptions = {}): Promise<RealD
   const factory = new RealFactory();
   if (options.settings !== undefined) writeSettings(factory.dir, options.settings);
   await options.prepare?.(factory);
-  const desk = await Desk.open(factory.dir, { host: options.host ?? 'browser', osUser: OS_USER, sweepMinGapMs: 0 });
+  // The browser host's window types the path of a factory to open; the door is the Electron one
+  // all the same, as both hosts answer through `dispatch` and check pushes against one contract.
+  // A sweep follows every finished run (no least gap), as a test cannot wait a minute.
+  const desk = await Desk.open(factory.dir, { host: 'browser', osUser: OS_USER, sweepMinGapMs: 0 });
   open.push({ desk, factory });
   await desk.idle();
-  const api = windowApi(desk);
-  return { factory, desk, api, call: (channel, input) => api.call(channel, input) };
+  const sent: RealDesk['sent'] = [];
+  const api = windowApi(desk, sent);
+  return { factory, api, sent, call: (channel, input) => api.call(channel, input) };
 }
 
 /** Closes every Desk `openRealDesk` opened and deletes its factory. */

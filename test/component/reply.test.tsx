@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { App } from '../../renderer/App.js';
 import { RESPONDER_KEY } from '../../renderer/state/responder.js';
 import { parseFlagOptions } from '../../electron/cli/flags.js';
-import { closeRealDesks, OS_USER, openRealDesk, type RealDesk } from './realDesk.js';
+import { closeRealDesks, OS_USER, openRealDesk, WATCHER_WAIT_MS, type RealDesk } from './realDesk.js';
 
 function start(desk: RealDesk) {
   window.location.hash = '#/needs';
@@ -64,6 +64,7 @@ describe('reply form', () => {
     // Submitting anyway (Ctrl+Enter) is refused with the explanation, and nothing is sent.
     fireEvent.keyDown(answer, { key: 'Enter', ctrlKey: true });
     expect(await screen.findByRole('alert')).toBeTruthy();
+    expect(desk.sent.some((c) => c.channel === 'help.reply')).toBe(false);
     expect((await stored(desk)).request.state).toBe('open');
 
     fireEvent.change(screen.getByLabelText('Workflow (required)'), { target: { value: 'release' } });
@@ -100,6 +101,7 @@ describe('reply form', () => {
     expect(screen.getByText(/the flag "publish" is given more than once/)).toBeTruthy();
     expect(() => parseFlagOptions(['publish=false', 'publish=true'])).toThrow(/the flag "publish" is given more than once/);
     fireEvent.keyDown(screen.getByLabelText('Answer (required)'), { key: 'Enter', ctrlKey: true });
+    expect(desk.sent.some((c) => c.channel === 'help.reply')).toBe(false);
     expect((await stored(desk)).request.state).toBe('open');
   });
 
@@ -181,7 +183,7 @@ describe('reply form', () => {
     fireEvent.change(answer, { target: { value: 'half typed' } });
     // A new request arrives: the Desk's watcher takes it up and tells the window.
     desk.factory.ask({ id: 'help_9', fatal: false, question: 'New one' });
-    await screen.findByText('New one', {}, { timeout: 5000 });
+    await screen.findByText('New one', {}, { timeout: WATCHER_WAIT_MS });
     expect((screen.getByLabelText('Answer (required)') as HTMLTextAreaElement).value).toBe('half typed');
   });
 
