@@ -54,6 +54,14 @@ export interface AskOptions {
  */
 export const WATCHER_WAIT_MS = 15_000;
 
+/** A learning as `layover-desk learnings --json` lists it (the fields the tests read). */
+interface ListedLearning {
+  id: string;
+  agent: string;
+  text: string;
+  state: string;
+}
+
 /** A temporary factory folder and the ways a test writes its history. */
 export class RealFactory {
   readonly dir: string;
@@ -78,9 +86,9 @@ export class RealFactory {
 
   /**
    * A run that asks for help and waits: its request inherits the run's workflow, flags and
-   * routes (a release run allowed to publish, by default). Returns the asking run.
+   * routes (a release run allowed to publish, by default).
    */
-  ask(request: AskOptions): string {
+  ask(request: AskOptions): void {
     const run = `run_${request.id}`;
     const chain = `chain_${request.id}`;
     const { agent = 'builder', workflow = 'release', flags = { publish: true, tier: 'gold' }, routes = ['main'], ...asked } = request;
@@ -88,7 +96,6 @@ export class RealFactory {
       runStarted({ at: this.at(), run, agent, chain, workflow, flags, routes }),
       helpRequested({ at: this.at(), agent, run, chain, ...asked }),
     );
-    return run;
   }
 
   /**
@@ -118,8 +125,8 @@ export class RealFactory {
   }
 
   /** The learnings the ledger holds, as `layover-desk learnings --json` lists them. */
-  async learnings(): Promise<{ id: string; text: string; state: string; agent: string }[]> {
-    return JSON.parse((await this.cli('learnings', '--json')).stdout) as { id: string; text: string; state: string; agent: string }[];
+  async learnings(): Promise<ListedLearning[]> {
+    return JSON.parse((await this.cli('learnings', '--json')).stdout) as ListedLearning[];
   }
 }
 
@@ -136,17 +143,18 @@ export interface RealDesk {
   api: DeskApi;
   /** A call through the same door, for a test to make a decision or read what the ledger holds. */
   call<C extends Channel>(channel: C, input: CallInput<C>): Promise<CallOutput<C>>;
-  /** Every call that crossed the door, in order: what the window sent (and the test's own calls). */
+  /** Every call the window sent through its door, in order (not the test's own `call`s). */
   sent: { channel: string; input: unknown }[];
 }
 
-const open: { desk: Desk; factory: RealFactory }[] = [];
+/** The factories made and the Desks opened since the last `closeRealDesks`. */
+const made: { factory: RealFactory; desk: Desk | null }[] = [];
 
 /** As IPC carries a value: a copy, so neither side holds the other's objects. */
 const carried = <T>(value: T): T => structuredClone(value);
 
 /** The window's door to `desk`, wired as main.ts and preload.ts wire it; each call is noted in `sent`. */
-function windowApi(desk: Desk, sent: RealDesk['sent']): DeskApi {
+function windowApi(desk: Desk, sent: RealDesk['sent'] = []): DeskApi {
   return bridgeApi({
     invoke: async (channel, input) => {
       sent.push({ channel, input: carried(input) });
@@ -165,23 +173,25 @@ function windowApi(desk: Desk, sent: RealDesk['sent']): DeskApi {
  */
 export async function openRealDesk(options: RealDeskOptions = {}): Promise<RealDesk> {
   const factory = new RealFactory();
+  const entry: (typeof made)[number] = { factory, desk: null };
+  made.push(entry);
   if (options.settings !== undefined) writeSettings(factory.dir, options.settings);
   await options.prepare?.(factory);
   // The browser host's window types the path of a factory to open; the door is the Electron one
   // all the same, as both hosts answer through `dispatch` and check pushes against one contract.
   // A sweep follows every finished run (no least gap), as a test cannot wait a minute.
   const desk = await Desk.open(factory.dir, { host: 'browser', osUser: OS_USER, sweepMinGapMs: 0 });
-  open.push({ desk, factory });
+  entry.desk = desk;
   await desk.idle();
   const sent: RealDesk['sent'] = [];
-  const api = windowApi(desk, sent);
-  return { factory, api, sent, call: (channel, input) => api.call(channel, input) };
+  const own = windowApi(desk);
+  return { factory, api: windowApi(desk, sent), sent, call: (channel, input) => own.call(channel, input) };
 }
 
-/** Closes every Desk `openRealDesk` opened and deletes its factory. */
+/** Closes every Desk `openRealDesk` opened and deletes every factory it made. */
 export async function closeRealDesks(): Promise<void> {
-  for (const { desk, factory } of open.splice(0).reverse()) {
-    await desk.close();
+  for (const { desk, factory } of made.splice(0).reverse()) {
+    await desk?.close();
     factory.remove();
   }
 }
