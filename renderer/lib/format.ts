@@ -1,6 +1,6 @@
 /** Small pure helpers for showing numbers, times and filters to the operator. */
 import type { LearningFilter } from '../../shared/api.js';
-import type { Flags } from '../../shared/domain.js';
+import type { Flags, Learning } from '../../shared/domain.js';
 
 const numbers = new Intl.NumberFormat('en-US');
 
@@ -10,6 +10,15 @@ export function count(n: number): string {
 
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${count(n)} ${n === 1 ? one : many}`;
+}
+
+/**
+ * How long a learning has before it lapses, as the list and the detail both say it ("lapses in
+ * 1 run"); only a provisional learning counts runs down.
+ */
+export function runsLeft(l: Pick<Learning, 'state' | 'runs_left'>): string {
+  if (l.state !== 'provisional') return '—';
+  return `lapses in ${plural(l.runs_left, 'run')}`;
 }
 
 export function percent(x: number): string {

@@ -1,16 +1,28 @@
 // @vitest-environment happy-dom
+import fs from 'node:fs';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { App } from '../../renderer/App.js';
 import { matchShortcut, SHORTCUTS } from '../../renderer/lib/shortcuts.js';
-import { FakeDesk, makeRequest, makeSweep } from './fakeDesk.js';
+import { isFactory } from '../../electron/node/factory.js';
+import { ledgerPath } from '../../electron/node/store/db.js';
+import { fullRun, helpRequested, proposed } from '../support/events.js';
+import { eventually, tempFactory } from '../support/factory.js';
+import { damageLedgerFile } from '../support/ledger.js';
+import { closeRealDesks, openRealDesk, WATCHER_WAIT_MS } from './realDesk.js';
 
-afterEach(() => cleanup());
+const folders: (() => void)[] = [];
+afterEach(async () => {
+  cleanup();
+  await closeRealDesks();
+  for (const remove of folders.splice(0)) remove();
+});
 
 describe('window chrome', () => {
   it('the shortcut sheet lists every shortcut', async () => {
     window.location.hash = '#/needs';
-    render(<App api={new FakeDesk()} />);
+    const { api } = await openRealDesk();
+    render(<App api={api} />);
     fireEvent.keyDown(document.body, { key: '?' });
     const dialog = await screen.findByRole('dialog', { name: 'Keyboard shortcuts' });
     expect(dialog.getAttribute('aria-modal')).toBe('true');
@@ -47,83 +59,116 @@ describe('window chrome', () => {
 
   it('Ctrl+Enter in the answer box sends the reply', async () => {
     window.location.hash = '#/needs';
-    const desk = new FakeDesk();
-    render(<App api={desk} />);
+    const { api, call } = await openRealDesk({ prepare: (f) => void f.ask({ id: 'help_1' }) });
+    render(<App api={api} />);
     const answer = await screen.findByLabelText('Answer (required)');
     fireEvent.change(answer, { target: { value: 'Sent from the keyboard.' } });
     fireEvent.keyDown(answer, { key: 'Enter', ctrlKey: true });
     expect(await screen.findByText(/Answered by/)).toBeTruthy();
-    expect(desk.calls.some((c) => c.channel === 'help.reply')).toBe(true);
+    const { request } = await call('help.detail', { id: 'help_1' });
+    expect(request.state).toBe('answered');
+    expect(request.answer).toBe('Sent from the keyboard.');
   });
 
   it('has a main landmark, the title, and lists help requests in the order the Desk gives them, with a badge', async () => {
     window.location.hash = '#/needs';
-    // Listed by the Desk in this order (its listing is the one rule, tested in help.test.ts): the
-    // window must not re-rank them, even where a ranking of its own would put the fatal one first.
-    const desk = new FakeDesk({
-      requests: [
-        makeRequest({ id: 'h_a', fatal: false, awaiting_human: false, question: 'Minor question', at: '2026-01-03T00:00:00Z' }),
-        makeRequest({ id: 'h_b', fatal: true, awaiting_human: false, question: 'Blocking question', at: '2026-01-01T00:00:00Z' }),
-      ],
+    // The Desk lists the fatal request that holds its chain first, though it is the older one
+    // (its listing is the one rule, tested in help.test.ts): the window must not re-rank them.
+    const { api, call } = await openRealDesk({
+      prepare: (f) => {
+        f.ask({ id: 'h_b', fatal: true, question: 'Blocking question' });
+        f.ask({ id: 'h_a', fatal: false, question: 'Minor question' });
+      },
     });
-    render(<App api={desk} />);
+    render(<App api={api} />);
     expect(screen.getByRole('main')).toBeTruthy();
     expect(document.title).toBe('Layover Desk');
     await screen.findByText('Blocking question');
+    await screen.findByText('Minor question');
     const items = [...document.querySelectorAll('[data-request]')].map((e) => e.getAttribute('data-request'));
-    expect(items).toEqual(['h_a', 'h_b']);
+    const listed = (await call('help.list', { open: true })).rows.map((r) => r.id);
+    expect(listed).toEqual(['h_b', 'h_a']);
+    expect(items).toEqual(listed);
     expect(screen.getByRole('link', { name: /Needs you/ }).textContent).toContain('2');
   });
 
   it('shows settings errors and asks before restoring the ledger', async () => {
     window.location.hash = '#/needs';
-    const desk = new FakeDesk();
-    desk.info = {
-      ...desk.info,
-      settings_error: 'learnings.confirm_after: must be at least 1',
-      ledger_problem: { file: '/tmp/f/.layover/ledger.sqlite', message: 'database disk image is malformed', newest_backup: 'ledger-2026.sqlite' },
-    };
-    render(<App api={desk} />);
-    expect(await screen.findByText(/confirm_after: must be at least 1/)).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: 'Restore newest safety copy' }));
+    const { api, call } = await openRealDesk({
+      settings: '[learnings]\nconfirm_after = 0\n',
+      prepare: async (f) => {
+        f.write(proposed({ at: f.at(), agent: 'builder', text: 'Pin the base image by digest so rebuilds stay the same.' }));
+        await f.ingest();
+        await f.cli('backup');
+        damageLedgerFile(ledgerPath(f.dir));
+      },
+    });
+    const before = await call('desk.info', {});
+    expect(before.ledger_problem?.newest_backup).toBeTruthy();
+    render(<App api={api} />);
+    expect(await screen.findByText(/learnings\.confirm_after/)).toBeTruthy();
+    expect(screen.getByText(/layover\.toml refused/).textContent).toContain(before.settings_error!);
+    fireEvent.click(await screen.findByRole('button', { name: 'Restore newest safety copy' }));
     expect(screen.getByRole('dialog')).toBeTruthy();
-    expect(desk.calls.some((c) => c.channel === 'ledger.restore')).toBe(false);
+    expect((await call('desk.info', {})).ledger_problem).not.toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Restore' }));
-    await waitFor(() => expect(desk.calls.some((c) => c.channel === 'ledger.restore')).toBe(true));
+    await waitFor(() => expect(screen.queryByText(/Ledger problem/)).toBeNull());
+    expect((await call('desk.info', {})).ledger_problem).toBeNull();
   });
 
   it('opening a folder that is not a factory yet asks first, and makes it one only when confirmed', async () => {
-    const desk = new FakeDesk();
-    desk.notFactories.add('/home/ana/projects');
-    render(<App api={desk} />);
+    const { api } = await openRealDesk();
+    const folder = tempFactory('layover-not-a-factory-');
+    folders.push(folder.remove);
+    render(<App api={api} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Open Factory…' }));
-    fireEvent.change(screen.getByLabelText('Factory folder (absolute path)'), { target: { value: '/home/ana/projects' } });
+    fireEvent.change(screen.getByLabelText('Factory folder (absolute path)'), { target: { value: folder.dir } });
     fireEvent.click(screen.getByRole('button', { name: 'Open' }));
     const ask = await screen.findByRole('dialog', { name: 'Make a new factory?' });
-    expect(within(ask).getByText('/home/ana/projects is not a factory yet. Make it a new factory?')).toBeTruthy();
-    const opens = () => desk.calls.filter((c) => c.channel === 'factory.open').map((c) => c.input);
-    expect(opens()).toEqual([{ path: '/home/ana/projects' }]);
+    expect(within(ask).getByText(`${folder.dir} is not a factory yet (no events/, layover.toml or .layover/ in it). Make it a new factory?`)).toBeTruthy();
+    expect(isFactory(folder.dir)).toBe(false);
     fireEvent.click(within(ask).getByRole('button', { name: 'Make it a factory' }));
-    await waitFor(() => expect(opens()).toEqual([{ path: '/home/ana/projects' }, { path: '/home/ana/projects', create: true }]));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const status = screen.getByRole('contentinfo', { name: 'Status' });
+    await waitFor(() => expect(status.textContent).toContain(`Factory: ${folder.dir}`));
+    expect(fs.existsSync(ledgerPath(folder.dir))).toBe(true);
   });
 
   it('the activity chart is an accessible image with a table of its numbers', async () => {
     window.location.hash = '#/activity';
-    render(<App api={new FakeDesk()} />);
-    const img = await screen.findByRole('img', { name: /11 proposals, 1 lapses, 3 help requests/ });
+    // One run is all a provisional learning survives here: the first finished run lapses it.
+    const { api } = await openRealDesk({
+      settings: '[learnings]\nprovisional_runs = 1\n',
+      prepare: (f) => {
+        f.write(
+          proposed({ at: f.at(), agent: 'builder', text: 'Run the migrations before the integration test suite.' }),
+          proposed({ at: f.at(), agent: 'builder', text: 'Pin the base image by digest so rebuilds stay the same.' }),
+          proposed({ at: f.at(), agent: 'reviewer', text: 'Ask for a second review on changes to the payment module.' }),
+          ...fullRun('reviewer', 'run_r1', f.at(), f.at()),
+          helpRequested({ at: f.at(), id: 'help_1', agent: 'builder', run: 'run_b1', chain: 'chain_b1' }),
+          helpRequested({ at: f.at(), id: 'help_2', agent: 'builder', run: 'run_b2', chain: 'chain_b2' }),
+        );
+      },
+    });
+    render(<App api={api} />);
+    const img = await screen.findByRole('img', { name: /3 proposals, 1 lapses, 2 help requests/ });
     expect(img.tagName.toLowerCase()).toBe('svg');
     expect(screen.getByRole('table', { name: 'Per-day counts' })).toBeTruthy();
   });
 
   it('shows the refused event lines a sweep deleted, in the status bar and in Activity', async () => {
     window.location.hash = '#/activity';
-    const desk = new FakeDesk({
-      sweeps: [makeSweep({ refused_lines: 13 }), makeSweep({ at: '2026-01-01T03:00:00.000Z', refused_lines: 0 })],
-    });
-    render(<App api={desk} />);
+    const { api, call, factory } = await openRealDesk();
+    render(<App api={api} />);
     const status = await screen.findByRole('contentinfo', { name: 'Status' });
-    await waitFor(() => expect(status.textContent).toContain('13 refused lines'));
+    await waitFor(() => expect(status.textContent).toContain('0 refused lines'));
+    // Lines a factory wrote wrongly, in the file of a day past the 90 days of retention.
+    const old = new Date(Date.now() - 200 * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
+    factory.writeRaw(`${old}.jsonl`, 'not an event\n'.repeat(13));
+    await eventually(async () => (await call('activity.refused', {})).total === 13, 'the 13 lines are refused', WATCHER_WAIT_MS);
+    // A finished run is followed by a sweep, which deletes them.
+    factory.write(...fullRun('builder', 'run_1', factory.at(), factory.at()));
+    await waitFor(() => expect(status.textContent).toContain('13 refused lines'), { timeout: WATCHER_WAIT_MS });
     const heading = await screen.findByRole('heading', { name: 'Sweeps' });
     const table = heading.parentElement!.querySelector('table')!;
     const headers = [...table.querySelectorAll('th')].map((th) => th.textContent);

@@ -1,27 +1,38 @@
 // @vitest-environment happy-dom
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ApiError } from '../../shared/api.js';
 import { App } from '../../renderer/App.js';
 import { RESPONDER_KEY } from '../../renderer/state/responder.js';
-import { FakeDesk, makeRequest } from './fakeDesk.js';
 import { parseFlagOptions } from '../../electron/cli/flags.js';
+import { closeRealDesks, OS_USER, openRealDesk, WATCHER_WAIT_MS, type RealDesk } from './realDesk.js';
 
-function start(desk: FakeDesk) {
+function start(desk: RealDesk) {
   window.location.hash = '#/needs';
-  return render(<App api={desk} />);
+  return render(<App api={desk.api} />);
+}
+
+/** A Desk with one open request from a release run allowed to publish (flags publish=true, tier=gold). */
+const withRequest = () => openRealDesk({ prepare: (f) => void f.ask({ id: 'help_1' }) });
+
+/** A Desk with one open request whose asking run the ledger never saw: its flags are unknown. */
+const withUnknownFlags = () => openRealDesk({ prepare: (f) => f.askUnknown({ id: 'help_1' }) });
+
+/** The request as the ledger holds it, and the chain a reply to it started. */
+async function stored(desk: RealDesk, id = 'help_1') {
+  return desk.call('help.detail', { id });
 }
 
 beforeEach(() => {
   window.localStorage.clear();
 });
-afterEach(() => {
+afterEach(async () => {
   cleanup();
+  await closeRealDesks();
 });
 
 describe('reply form', () => {
   it('shows what the new chain inherits and sends the reply, then who answered and the new chain', async () => {
-    const desk = new FakeDesk();
+    const desk = await withRequest();
     start(desk);
     const answer = await screen.findByLabelText('Answer (required)');
     expect(screen.getByText('publish=true, tier=gold')).toBeTruthy();
@@ -32,13 +43,17 @@ describe('reply form', () => {
     expect(send.disabled).toBe(false);
     fireEvent.click(send);
     expect(await screen.findByText(/Answered by/)).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'chain_100' }).getAttribute('href')).toBe('#/runs?chain=chain_100');
-    const reply = desk.calls.find((c) => c.channel === 'help.reply')!.input as Record<string, unknown>;
-    expect(reply).toEqual({ id: 'help_1', answer: 'It is in the vault under deploy/.', by: 'osuser' });
+    const { request, continued } = await stored(desk);
+    expect(request).toMatchObject({ state: 'answered', answer: 'It is in the vault under deploy/.', responder: OS_USER });
+    expect(continued).toMatchObject({ workflow: 'release', flags: { publish: true, tier: 'gold' } });
+    // The new chain is named under "Answered by" and in the request's detail, each a link to its runs.
+    const links = await screen.findAllByRole('link', { name: request.continued_as! });
+    expect(links.map((a) => a.getAttribute('href'))).toEqual([`#/runs?chain=${request.continued_as}`, `#/runs?chain=${request.continued_as}`]);
+    expect(screen.getByText(/Answered by/).parentElement!.textContent).toContain(`New chain: ${request.continued_as}`);
   });
 
   it('refuses Send until workflow and flags are stated when the flags are unknown', async () => {
-    const desk = new FakeDesk({ requests: [makeRequest({ workflow: null, flags: null, routes: null })] });
+    const desk = await withUnknownFlags();
     start(desk);
     const answer = await screen.findByLabelText('Answer (required)');
     fireEvent.change(answer, { target: { value: 'Go ahead.' } });
@@ -49,7 +64,8 @@ describe('reply form', () => {
     // Submitting anyway (Ctrl+Enter) is refused with the explanation, and nothing is sent.
     fireEvent.keyDown(answer, { key: 'Enter', ctrlKey: true });
     expect(await screen.findByRole('alert')).toBeTruthy();
-    expect(desk.calls.some((c) => c.channel === 'help.reply')).toBe(false);
+    expect(desk.sent.some((c) => c.channel === 'help.reply')).toBe(false);
+    expect((await stored(desk)).request.state).toBe('open');
 
     fireEvent.change(screen.getByLabelText('Workflow (required)'), { target: { value: 'release' } });
     expect(send.disabled).toBe(true);
@@ -57,27 +73,25 @@ describe('reply form', () => {
     expect(send.disabled).toBe(false);
     fireEvent.click(send);
     await screen.findByText(/Answered by/);
-    const reply = desk.calls.find((c) => c.channel === 'help.reply')!.input as Record<string, unknown>;
-    expect(reply.workflow).toBe('release');
-    expect(reply.flags).toEqual({ publish: false, retries: 2 });
+    expect((await stored(desk)).continued).toMatchObject({ workflow: 'release', flags: { publish: false, retries: 2 } });
   });
 
   it('sends the same flags from the form as the CLI reads from the same key=value text', async () => {
     const typed = ['version=1.10', 'big=12345678901234567890', 'rate=1.5', 'publish=true'];
-    const desk = new FakeDesk({ requests: [makeRequest({ workflow: null, flags: null, routes: null })] });
+    const desk = await withUnknownFlags();
     start(desk);
     fireEvent.change(await screen.findByLabelText('Answer (required)'), { target: { value: 'Go ahead.' } });
     fireEvent.change(screen.getByLabelText('Workflow (required)'), { target: { value: 'release' } });
     fireEvent.change(screen.getByLabelText(/Flags, one key=value per line/), { target: { value: typed.join('\n') } });
     fireEvent.click(screen.getByRole('button', { name: 'Send reply' }));
     await screen.findByText(/Answered by/);
-    const reply = desk.calls.find((c) => c.channel === 'help.reply')!.input as Record<string, unknown>;
-    expect(reply.flags).toEqual({ version: '1.10', big: '12345678901234567890', rate: 1.5, publish: true });
-    expect(reply.flags).toEqual(parseFlagOptions(typed));
+    const { continued } = await stored(desk);
+    expect(continued!.flags).toEqual({ version: '1.10', big: '12345678901234567890', rate: 1.5, publish: true });
+    expect(continued!.flags).toEqual(parseFlagOptions(typed));
   });
 
   it('refuses a flag given twice in the form, naming the key, as the CLI does', async () => {
-    const desk = new FakeDesk({ requests: [makeRequest({ workflow: null, flags: null, routes: null })] });
+    const desk = await withUnknownFlags();
     start(desk);
     fireEvent.change(await screen.findByLabelText('Answer (required)'), { target: { value: 'Go ahead.' } });
     fireEvent.change(screen.getByLabelText('Workflow (required)'), { target: { value: 'release' } });
@@ -86,11 +100,13 @@ describe('reply form', () => {
     expect(send.disabled).toBe(true);
     expect(screen.getByText(/the flag "publish" is given more than once/)).toBeTruthy();
     expect(() => parseFlagOptions(['publish=false', 'publish=true'])).toThrow(/the flag "publish" is given more than once/);
-    expect(desk.calls.some((c) => c.channel === 'help.reply')).toBe(false);
+    fireEvent.keyDown(screen.getByLabelText('Answer (required)'), { key: 'Enter', ctrlKey: true });
+    expect(desk.sent.some((c) => c.channel === 'help.reply')).toBe(false);
+    expect((await stored(desk)).request.state).toBe('open');
   });
 
   it('answers a legacy request whose workflow takes no flags once that is stated explicitly', async () => {
-    const desk = new FakeDesk({ requests: [makeRequest({ workflow: null, flags: null, routes: null })] });
+    const desk = await withUnknownFlags();
     start(desk);
     fireEvent.change(await screen.findByLabelText('Answer (required)'), { target: { value: 'Go ahead.' } });
     fireEvent.change(screen.getByLabelText('Workflow (required)'), { target: { value: 'nightly' } });
@@ -119,21 +135,26 @@ describe('reply form', () => {
 
     fireEvent.click(send);
     await screen.findByText(/Answered by/);
-    const reply = desk.calls.find((c) => c.channel === 'help.reply')!.input as Record<string, unknown>;
-    expect(reply.workflow).toBe('nightly');
-    expect(reply.flags).toEqual({});
+    expect((await stored(desk)).continued).toMatchObject({ workflow: 'nightly', flags: {} });
   });
 
   it('remembers the responder name across remounts', async () => {
-    const desk = new FakeDesk({ requests: [makeRequest(), makeRequest({ id: 'help_2', question: 'Second question?' })] });
+    const desk = await openRealDesk({
+      prepare: (f) => {
+        f.ask({ id: 'help_1' });
+        f.ask({ id: 'help_2', question: 'Second question?' });
+      },
+    });
     const first = start(desk);
     const name = (await screen.findByLabelText('Your name')) as HTMLInputElement;
-    expect(name.value).toBe('osuser');
+    expect(name.value).toBe(OS_USER);
     fireEvent.change(name, { target: { value: 'Ada' } });
     fireEvent.change(screen.getByLabelText('Answer (required)'), { target: { value: 'Yes.' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send reply' }));
     await screen.findByText(/Answered by/);
     expect(window.localStorage.getItem(RESPONDER_KEY)).toBe('Ada');
+    const answered = (await desk.call('help.list', {})).rows.filter((r) => r.state === 'answered');
+    expect(answered.map((r) => r.responder)).toEqual(['Ada']);
     first.unmount();
 
     start(desk);
@@ -142,36 +163,39 @@ describe('reply form', () => {
   });
 
   it('shows an error from the Desk in place and keeps the typed answer', async () => {
-    const desk = new FakeDesk();
-    desk.failNext.set('help.reply', new ApiError('refused', 'already answered by Grace at 2026-01-02T10:30:00Z'));
+    const desk = await withRequest();
     start(desk);
     const answer = (await screen.findByLabelText('Answer (required)')) as HTMLTextAreaElement;
     fireEvent.change(answer, { target: { value: 'My carefully typed answer' } });
+    // Meanwhile Grace answers it from the command line.
+    await desk.factory.cli('reply', '--request', 'help_1', '--by', 'Grace', '--answer', 'Use the staging key.');
     fireEvent.click(screen.getByRole('button', { name: 'Send reply' }));
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('already answered by Grace');
     expect((screen.getByLabelText('Answer (required)') as HTMLTextAreaElement).value).toBe('My carefully typed answer');
+    expect((await stored(desk)).request).toMatchObject({ responder: 'Grace', answer: 'Use the staging key.' });
   });
 
   it('keeps a half-typed reply when the ledger changes', async () => {
-    const desk = new FakeDesk();
+    const desk = await withRequest();
     start(desk);
     const answer = (await screen.findByLabelText('Answer (required)')) as HTMLTextAreaElement;
     fireEvent.change(answer, { target: { value: 'half typed' } });
-    desk.requests = [...desk.requests, makeRequest({ id: 'help_9', fatal: false, awaiting_human: false, question: 'New one' })];
-    desk.emit('ledger.changed', { reason: 'ingest' });
-    await screen.findByText('New one');
+    // A new request arrives: the Desk's watcher takes it up and tells the window.
+    desk.factory.ask({ id: 'help_9', fatal: false, question: 'New one' });
+    await screen.findByText('New one', {}, { timeout: WATCHER_WAIT_MS });
     expect((screen.getByLabelText('Answer (required)') as HTMLTextAreaElement).value).toBe('half typed');
   });
 
   it('resolves without an answer only after confirming', async () => {
-    const desk = new FakeDesk();
+    const desk = await withRequest();
     start(desk);
     fireEvent.click(await screen.findByRole('button', { name: 'Resolve without answer…' }));
     const dialog = screen.getByRole('dialog');
     expect(dialog.getAttribute('aria-modal')).toBe('true');
-    expect(desk.calls.some((c) => c.channel === 'help.resolve')).toBe(false);
+    expect((await stored(desk)).request.state).toBe('open');
     fireEvent.click(screen.getByRole('button', { name: 'Resolve' }));
     expect(await screen.findByText(/Resolved without an answer by/)).toBeTruthy();
+    await waitFor(async () => expect((await stored(desk)).request.state).toBe('resolved'));
   });
 });

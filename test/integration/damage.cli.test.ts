@@ -14,6 +14,7 @@ import { Desk } from '../../electron/node/desk.js';
 import { LedgerOpenError, ledgerPath, openDb } from '../../electron/node/store/db.js';
 import { runIn } from '../support/cli.js';
 import { LEDGER_COMMANDS } from '../support/commands.js';
+import { damageLedgerFile } from '../support/ledger.js';
 import { proposed } from '../support/events.js';
 import { appendEvents, eventually, freshFactoryEachTest, writeSettings } from '../support/factory.js';
 
@@ -24,18 +25,6 @@ const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-/** Where the issue damages the ledger: past its first page, which is all a plain open reads. */
-const DAMAGE_FROM = 4096;
-const DAMAGE_BYTES = 100;
-const DAMAGE_MASK = 0x5a;
-
-/** XORs bytes 4096–4195 of a file with 0x5a, as in the issue. */
-function damage(file: string): void {
-  const bytes = fs.readFileSync(file);
-  for (let i = DAMAGE_FROM; i < DAMAGE_FROM + DAMAGE_BYTES; i++) bytes[i] = bytes[i]! ^ DAMAGE_MASK;
-  fs.writeFileSync(file, bytes);
-}
 
 /**
  * Every file under `dir` with a digest of its bytes, to see that nothing changed. SQLite's
@@ -60,7 +49,7 @@ async function damagedDemo(): Promise<{ copy: { name: string; file: string } }> 
   const made = await runIn(factory, 'backup', '--json');
   expect(made.code).toBe(0);
   const copy = JSON.parse(made.stdout) as { name: string; file: string };
-  damage(ledgerPath(factory));
+  damageLedgerFile(ledgerPath(factory));
   return { copy };
 }
 
@@ -118,7 +107,7 @@ describe('a ledger damaged past its first page', () => {
     for (let day = 1; day <= KEEP_BACKUPS; day++) await backupLedger(db, factory, new Date(Date.UTC(2026, 10, day, 3)));
     const kept = listBackups(factory).map((b) => b.name);
     db.close();
-    damage(ledgerPath(factory));
+    damageLedgerFile(ledgerPath(factory));
     const damaged = openDb(ledgerPath(factory));
     cleanups.push(() => {
       damaged.close();
@@ -241,7 +230,7 @@ describe('the running Desk and a damaged ledger', () => {
     expect((await runIn(factory, 'reply', '--request', 'hlp_003', '--by', 'Ana', '--answer', 'take the first one')).code).toBe(0);
     const listed = async () => JSON.parse((await runIn(factory, 'help-requests', '--json')).stdout) as unknown[];
     const before = await listed();
-    damage(ledgerPath(factory));
+    damageLedgerFile(ledgerPath(factory));
     const { call, info } = await openDesk();
     await eventually(async () => (await info()).ledger_check === 'failed', 'the check fails');
     const restored = await call('ledger.restore', { backup: copy.name });

@@ -14,6 +14,7 @@ import { decideLearnings } from '../../electron/node/store/learnings.js';
 import { jsonIn, runIn } from '../support/cli.js';
 import { helpRequested, proposed, runStarted } from '../support/events.js';
 import { appendEvents, freshFactoryEachTest } from '../support/factory.js';
+import { damageLedgerFile } from '../support/ledger.js';
 
 let factory: string;
 freshFactoryEachTest('layover-journal-', (dir) => (factory = dir));
@@ -45,12 +46,6 @@ function withoutLearningIds(listed: Record<string, unknown>): Record<string, unk
   return { ...listed, learnings };
 }
 
-function xorPastFirstPage(file: string): void {
-  const bytes = fs.readFileSync(file);
-  for (let i = 4096; i < 4196; i++) bytes[i] = bytes[i]! ^ 0x5a;
-  fs.writeFileSync(file, bytes);
-}
-
 describe('the decisions journal', () => {
   it('a restored ledger equals the lost one: decide, reply, back up, decide more, damage, restore → identical listings and chain files', async () => {
     createDemoFactory(factory);
@@ -68,7 +63,7 @@ describe('the decisions journal', () => {
     const before = await everythingListed();
     expect(readJournal(factory).map((e) => e.what).slice(-7)).toEqual(['reject', 'reply', 'keep', 'reject', 'undo', 'resolve', 'reply']);
 
-    xorPastFirstPage(ledgerPath(factory));
+    damageLedgerFile(ledgerPath(factory));
     const refused = await runIn(factory, 'learnings');
     expect(refused.code).toBe(1);
     const restore = refused.stderr.split('\n').find((l) => l.startsWith('To restore it: '))!.slice('To restore it: layover-desk '.length);
@@ -131,7 +126,7 @@ describe('events and decisions after the copy', () => {
     const before = withoutLearningIds(await everythingListed());
     expect(before.learnings).toContainEqual(expect.objectContaining({ text, state: 'rejected', proposals: 1, echoes: 0 }));
 
-    xorPastFirstPage(ledgerPath(factory));
+    damageLedgerFile(ledgerPath(factory));
     const refused = await runIn(factory, 'runs');
     const restore = refused.stderr.split('\n').find((l) => l.startsWith('To restore it: '))!.slice('To restore it: layover-desk '.length);
     expect((await runIn(factory, ...restore.split(' '))).code).toBe(0);

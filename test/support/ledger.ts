@@ -1,4 +1,5 @@
 /** Looking into a factory's ledger from a test, and a ledger of its own for tests of the store. */
+import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { ledgerPath, openDb, type Db } from '../../electron/node/store/db.js';
 import { tempFactory } from './factory.js';
@@ -40,4 +41,19 @@ export function tempLedger(prefix = 'layover-ledger-'): { factory: string; db: D
       remove();
     },
   };
+}
+
+/** Where the tests damage a ledger: past its first page, which is all a plain open reads. */
+const DAMAGE_FROM = 4096;
+const DAMAGE_BYTES = 100;
+const DAMAGE_MASK = 0x5a;
+
+/**
+ * Damages a ledger file as issue 10 did: XORs bytes 4096–4195 with 0x5a. The file still opens;
+ * SQLite's check (and any statement that reads those pages) finds the damage.
+ */
+export function damageLedgerFile(file: string): void {
+  const bytes = fs.readFileSync(file);
+  for (let i = DAMAGE_FROM; i < DAMAGE_FROM + DAMAGE_BYTES; i++) bytes[i] = bytes[i]! ^ DAMAGE_MASK;
+  fs.writeFileSync(file, bytes);
 }

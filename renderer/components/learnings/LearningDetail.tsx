@@ -1,6 +1,6 @@
 import type { RunEvidence } from '../../../shared/api.js';
 import type { HistoryEntry } from '../../../shared/domain.js';
-import { count, percent } from '../../lib/format.js';
+import { count, percent, runsLeft } from '../../lib/format.js';
 import { useSlice, useStores } from '../../state/context.js';
 import { href } from '../../state/nav.js';
 import { Time } from '../Time.js';
@@ -65,7 +65,7 @@ export function LearningDetail() {
         <dt>Impact (agent's own rating)</dt>
         <dd>{l.impact}</dd>
         <dt>Runs left</dt>
-        <dd>{l.state === 'provisional' ? `lapses in ${l.runs_left} runs` : '—'}</dd>
+        <dd>{runsLeft(l)}</dd>
         <dt>Proposals</dt>
         <dd>{l.proposals}</dd>
         <dt>Rediscoveries</dt>

@@ -1,7 +1,6 @@
 import { observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef } from 'react';
-import type { Learning } from '../../../shared/domain.js';
-import { count } from '../../lib/format.js';
+import { count, runsLeft } from '../../lib/format.js';
 import { useSlice, useStores } from '../../state/context.js';
 import { PAGE_SIZE, type LearningSort } from '../../state/learnings.js';
 import { Time } from '../Time.js';
@@ -28,11 +27,6 @@ const COLUMNS: Column[] = [
   { label: 'Echoes', sort: 'echoes', className: 'col-num' },
   { label: 'Last proposed', sort: 'last_at', className: 'col-time' },
 ];
-
-function runsLeft(l: Learning): string {
-  if (l.state !== 'provisional') return '—';
-  return `lapses in ${l.runs_left} ${l.runs_left === 1 ? 'run' : 'runs'}`;
-}
 
 function Row({ index, confirmAfter }: { index: number; confirmAfter: number }) {
   const { learnings } = useStores();
