@@ -5,19 +5,22 @@
  * would: the same learnings, history lines, journal line and export marks, on seeded ledgers
  * holding every state, decided and undecided learnings, duplicate, missing and inapplicable ids.
  */
+import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Impact, Learning, LearningState } from '../../shared/domain.js';
 import { decide, isActive, snapshotOf, type DecisionKind } from '../../electron/rules/ledger.js';
 import { seededRandom } from '../../electron/rules/seededRandom.js';
+import { flushJournal, journalPath, readJournal } from '../../electron/node/journal.js';
 import type { Db } from '../../electron/node/store/db.js';
 import { decideLearnings, insertLearning, undoDecisions, type DecisionResult } from '../../electron/node/store/learnings.js';
 import { getLearning, LEARNING_COLUMNS } from '../../electron/node/store/learningRows.js';
 import { tempLedger } from '../support/ledger.js';
 
 let db: Db;
+let factory: string;
 let remove: () => void;
 beforeEach(() => {
-  ({ db, remove } = tempLedger('layover-bulk-'));
+  ({ db, factory, remove } = tempLedger('layover-bulk-'));
 });
 afterEach(() => remove());
 
@@ -169,5 +172,49 @@ describe('a decision over many learnings', () => {
     expect(undone.changed).toEqual(rejected.changed);
     expect(learnings()).toEqual(before);
     for (const id of rejected.unchanged) expect(getLearning(db, id)).toEqual(before.get(id));
+  });
+});
+
+describe('the journal line of a decision over many learnings', () => {
+  /** Enough learnings, with long enough texts, that one decision's line is several times 64 KiB. */
+  const MANY = 1500;
+
+  function manyLearnings(): string[] {
+    const next = seededRandom(5);
+    return seed(next).concat(
+      db.transaction(() =>
+        Array.from({ length: MANY }, (_, i) => {
+          const at = time(next);
+          const id = `lrn_long_${String(i).padStart(5, '0')}`;
+          insertLearning(db, {
+            id, agent: 'builder', text: `a long learning ${i} `.repeat(8), impact: 'low', state: 'lapsed', proposals: 1, rediscoveries: 0, echoes: 0,
+            runs_left: 0, first_at: at, last_at: at, live_since: at, lapsed_at: at, decided_by: null, decided_at: null, reason: null,
+          });
+          return id;
+        }),
+      )(),
+    );
+  }
+
+  it('is appended once however long it is, and the decisions after it are appended after it', () => {
+    const ids = manyLearnings();
+    decideLearnings(db, 'reject', { ids }, { by: 'Ana', now: new Date('2026-06-01T10:00:00.000Z') });
+    expect(flushJournal(db, factory)).toBe(1);
+    expect(fs.statSync(journalPath(factory)).size).toBeGreaterThan(4 * 64 * 1024);
+    undoDecisions(db, [ids.at(-1)!], { by: 'Ben', now: new Date('2026-06-01T10:01:00.000Z') });
+    expect(flushJournal(db, factory)).toBe(1);
+    expect(readJournal(factory).map((e) => [e.seq, e.what, e.by])).toEqual([
+      [1, 'reject', 'Ana'],
+      [2, 'undo', 'Ben'],
+    ]);
+  });
+
+  it('torn by a crash mid-append, is cut off whole however long it is, and comes again once', () => {
+    const ids = manyLearnings();
+    decideLearnings(db, 'reject', { ids }, { by: 'Ana', now: new Date('2026-06-01T10:00:00.000Z') });
+    const line = (db.prepare('SELECT line FROM decision_journal WHERE seq = 1').get() as { line: string }).line;
+    fs.writeFileSync(journalPath(factory), line.slice(0, Math.floor(line.length * 0.9)));
+    expect(flushJournal(db, factory)).toBe(1);
+    expect(fs.readFileSync(journalPath(factory), 'utf8')).toBe(`${line}\n`);
   });
 });
