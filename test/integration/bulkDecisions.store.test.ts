@@ -8,8 +8,10 @@
 import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Impact, Learning, LearningState } from '../../shared/domain.js';
-import { decide, isActive, snapshotOf, type DecisionKind } from '../../electron/rules/ledger.js';
+import { compareForRun, decide, isActive, snapshotOf, type DecisionKind } from '../../electron/rules/ledger.js';
 import { seededRandom } from '../../electron/rules/seededRandom.js';
+import { exportPending, readLearningsFile } from '../../electron/node/exporter.js';
+import { learningsFileFor } from '../../electron/node/factory.js';
 import { flushJournal, journalPath, readJournal } from '../../electron/node/journal.js';
 import type { Db } from '../../electron/node/store/db.js';
 import { decideLearnings, insertLearning, undoDecisions, type DecisionResult } from '../../electron/node/store/learnings.js';
@@ -216,5 +218,29 @@ describe('the journal line of a decision over many learnings', () => {
     fs.writeFileSync(journalPath(factory), line.slice(0, Math.floor(line.length * 0.9)));
     expect(flushJournal(db, factory)).toBe(1);
     expect(fs.readFileSync(journalPath(factory), 'utf8')).toBe(`${line}\n`);
+  });
+});
+
+describe('the export after a decision over many learnings', () => {
+  const MAX_PER_RUN = 7;
+
+  it('writes the file of every agent whose active learnings changed, each listing what the rules give that agent, and clears their marks', () => {
+    const ids = seed(seededRandom(31));
+    const before = learnings();
+    const lapsedOnly = ids.filter((id) => before.get(id)!.state === 'lapsed' && before.get(id)!.agent === 'tester');
+    decideLearnings(db, 'reject', { ids: lapsedOnly }, { by: 'Ana', now: new Date('2026-06-01T10:00:00.000Z') });
+    expect(exportPending(db, factory, MAX_PER_RUN)).toEqual([]);
+
+    const someActive = ids.filter((id, i) => i % 3 === 0 && before.get(id)!.agent !== 'tester');
+    decideLearnings(db, 'reject', { ids: someActive }, { by: 'Ana', now: new Date('2026-06-01T10:01:00.000Z') });
+    expect(exportPending(db, factory, MAX_PER_RUN)).toEqual(['builder', 'reviewer']);
+    expect(exportMarks()).toEqual([]);
+    const now = learnings();
+    for (const agent of ['builder', 'reviewer']) {
+      const given = [...now.values()].filter((l) => l.agent === agent && isActive(l.state)).sort(compareForRun).slice(0, MAX_PER_RUN);
+      const file = readLearningsFile(fs.readFileSync(learningsFileFor(factory, agent), 'utf8'));
+      expect(file.learnings).toEqual(given.map(({ id, text, state, impact }) => ({ id, text, state, impact })));
+    }
+    expect(fs.existsSync(learningsFileFor(factory, 'tester'))).toBe(false);
   });
 });
