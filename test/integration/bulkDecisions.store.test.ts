@@ -177,6 +177,24 @@ describe('a decision over many learnings', () => {
   });
 });
 
+describe('undoing decisions over many learnings', () => {
+  it('one bulk undo per decision, newest first, brings every learning back as it was before the first, through decisions stacked on the same learnings', () => {
+    const next = seededRandom(29);
+    const ids = seed(next);
+    const seeded = learnings();
+    const made: string[][] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const targets = ids.filter(() => next() < 0.4);
+      const kind = pick(next, ['reject', 'keep'] as const);
+      made.push(decideLearnings(db, kind, { ids: targets }, { by: 'Ana', now: new Date(time(next)) }).changed);
+    }
+    for (const changed of made.reverse()) {
+      expect(undoDecisions(db, changed, { by: 'Ben', now: new Date(time(next)) }).changed).toEqual(changed);
+    }
+    expect(learnings()).toEqual(seeded);
+  });
+});
+
 describe('the journal line of a decision over many learnings', () => {
   /** Enough learnings, with long enough texts, that one decision's line is several times 64 KiB. */
   const MANY = 1500;

@@ -233,11 +233,38 @@ export function decideLearnings(
   }).immediate();
 }
 
+/** A decision's history line, as undo reads it. */
+interface DecisionLine {
+  kind: string;
+  state_after: string;
+  undo: string | null;
+}
+
+/** An undo's history line: learning id, state before, state after, reason. */
+type UndoneLine = [string, LearningState, LearningState, string];
+
+/** The decision history lines (rejected, kept, undone) of each learning, newest first: one query for all of them. */
+function decisionHistories(db: Db, ids: readonly string[]): Map<string, DecisionLine[]> {
+  const rows = stmt(
+    db,
+    `SELECT learning_id, kind, state_after, undo FROM learning_history
+     WHERE learning_id IN (SELECT value FROM json_each(?)) AND kind IN ('rejected', 'kept', 'undone') ORDER BY learning_id, seq DESC`,
+  ).all(JSON.stringify(ids)) as (DecisionLine & { learning_id: string })[];
+  const byLearning = new Map<string, DecisionLine[]>();
+  for (const row of rows) {
+    let lines = byLearning.get(row.learning_id);
+    if (!lines) byLearning.set(row.learning_id, (lines = []));
+    lines.push(row);
+  }
+  return byLearning;
+}
+
 /**
  * Undoes the last rejection or keep of each learning: it gets back exactly the fields that
  * decision overwrote. Undos stack: a second undo reaches the decision before the one undone.
  * A decision is undone only while the learning is still in the state it left it in. Journaled as
- * `decideLearnings` is.
+ * `decideLearnings` is. Undoing a bulk decision reads the decision histories of all its learnings
+ * in one query and writes its history lines in one statement, as the decision did.
  */
 export function undoDecisions(db: Db, ids: readonly string[], input: DecisionInput, replaying?: Replaying): DecisionResult {
   const by = input.by.trim();
@@ -249,10 +276,8 @@ export function undoDecisions(db: Db, ids: readonly string[], input: DecisionInp
     const journaled: JournaledLearning[] = [];
     const unique = [...new Set(ids)];
     const found = loadMany(db, unique);
-    const history = db.prepare(
-      `SELECT seq, kind, state_after, undo FROM learning_history
-       WHERE learning_id = ? AND kind IN ('rejected', 'kept', 'undone') ORDER BY seq DESC`,
-    );
+    const decisions = decisionHistories(db, unique);
+    const lines: UndoneLine[] = [];
     for (const id of unique) {
       const current = found.get(id);
       if (!current) {
@@ -260,8 +285,8 @@ export function undoDecisions(db: Db, ids: readonly string[], input: DecisionInp
         continue;
       }
       let pending = 0;
-      let target: { kind: string; state_after: string; undo: string | null } | undefined;
-      for (const row of history.iterate(id) as Iterable<{ kind: string; state_after: string; undo: string | null }>) {
+      let target: DecisionLine | undefined;
+      for (const row of decisions.get(id) ?? []) {
         if (row.kind === 'undone') pending++;
         else if (pending > 0) pending--;
         else {
@@ -276,18 +301,17 @@ export function undoDecisions(db: Db, ids: readonly string[], input: DecisionInp
       }
       const after = undo(current, snapshot);
       saveLearning(db, after);
-      addHistory(db, {
-        learning_id: id,
-        at,
-        kind: 'undone',
-        by,
-        reason: `undid the ${target.kind === 'rejected' ? 'rejection' : 'keep'}`,
-        state_before: current.state,
-        state_after: after.state,
-      });
+      lines.push([id, current.state, after.state, `undid the ${target.kind === 'rejected' ? 'rejection' : 'keep'}`]);
       result.changed.push(id);
       journaled.push({ id, agent: current.agent, text: current.text });
       agents.add(current.agent);
+    }
+    if (lines.length > 0) {
+      stmt(
+        db,
+        `INSERT INTO learning_history (learning_id, at, day, kind, by, reason, state_before, state_after)
+         SELECT j.value ->> 0, @at, @day, 'undone', @by, j.value ->> 3, j.value ->> 1, j.value ->> 2 FROM json_each(@lines) j ORDER BY j.key`,
+      ).run({ at, day: utcDay(at), by, lines: JSON.stringify(lines) });
     }
     result.agents = [...agents].sort();
     markExportPending(db, result.agents);
