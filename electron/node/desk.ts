@@ -391,10 +391,23 @@ export class Desk implements DeskPort {
   private decided<T>(decide: (db: Db) => T): T {
     const db = this.writable();
     const result = answerDecision(db, this.session.factory, this.session.settings.current().learnings.max_per_run, () => decide(db), (checkpoint) =>
-      setImmediate(checkpoint),
+      setImmediate(() => this.checkpointAfterAnswer(checkpoint)),
     );
     this.emit('ledger.changed', { reason: 'decision' });
     return result;
+  }
+
+  /**
+   * The checkpoint a decision's answer did not wait for. It fails as SQLite's own automatic one
+   * does, quietly: the decision is committed either way and the next commit checkpoints again.
+   * Damage it meets is the ledger's, and is reported as a statement's damage is.
+   */
+  private checkpointAfterAnswer(checkpoint: () => void): void {
+    try {
+      checkpoint();
+    } catch (error) {
+      if (isDamage(error)) this.session.damaged(damageProblem(this.session.factory, (error as Error).message));
+    }
   }
 
   private makeHandlers(): Handlers {
