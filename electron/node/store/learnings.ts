@@ -172,10 +172,12 @@ const SNAPSHOT_JSON = `json_object(${SNAPSHOT_FIELDS.map((field) => `'${field}',
  * Why set-based. A person rejects ten thousand learnings at once from the window, and the toast
  * waits for it (issue 9: ≤ 300 ms with the export files). Decided one learning at a time, with
  * a row read, a history insert and a snapshot per learning, that took over a second. So the
- * targets are read once (four columns), and the history lines with their undo snapshots and the
- * state change are each one statement over the changed ids, from the same `DECISION_RULES` and
- * `SNAPSHOT_FIELDS` that `decide` and `snapshotOf` apply to one learning (a property test holds
- * the two to the same outcome). History lines keep the order of the ids, as before.
+ * history lines with their undo snapshots (returning each learning's state before) and the change
+ * of the learnings (returning what the journal line needs) are each one statement over the ids,
+ * built from the same `DECISION_RULES` and `SNAPSHOT_FIELDS` that `decide` and `snapshotOf` apply
+ * to one learning (test/integration/bulkDecisions.store.test.ts holds the two to the same
+ * outcome). History lines keep the order of the ids, as before. A decision is a transaction of
+ * its own, never inside an ingest batch (learningWrites.ts), so it writes the ledger directly.
  *
  * Only agents whose active learnings changed are marked for export: rejecting a lapsed learning
  * changes nothing a run is given (docs/factory-format.md: the file is re-written after every
