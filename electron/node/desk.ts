@@ -40,7 +40,7 @@ import {
 } from './backup.js';
 import { catchUpRestored, flushJournal } from './journal.js';
 import { checkLedgerInWorker } from './ledgerWorker.js';
-import { exportPending } from './exporter.js';
+import { answerDecision } from './answerDecision.js';
 import { flushOutbox } from './outbox.js';
 import { osAccountName } from './osUser.js';
 import { ledgerSettings, SettingsSource } from './settingsFile.js';
@@ -384,12 +384,30 @@ export class Desk implements DeskPort {
     return info;
   }
 
-  /** After a person's decision: re-write the learnings files of the agents it touched, tell the window. */
-  private decided<T>(result: T): T {
-    flushJournal(this.writable(), this.session.factory);
-    exportPending(this.writable(), this.session.factory, this.session.settings.current().learnings.max_per_run);
+  /**
+   * A person's decision, answered as `answerDecision` does (journal line, learnings files of the
+   * agents it changed, the checkpoint after the answer); then tells the window.
+   */
+  private decided<T>(decide: (db: Db) => T): T {
+    const db = this.writable();
+    const result = answerDecision(db, this.session.factory, this.session.settings.current().learnings.max_per_run, () => decide(db), (checkpoint) =>
+      setImmediate(() => this.checkpointAfterAnswer(checkpoint)),
+    );
     this.emit('ledger.changed', { reason: 'decision' });
     return result;
+  }
+
+  /**
+   * The checkpoint a decision's answer did not wait for. It fails as SQLite's own automatic one
+   * does, quietly: the decision is committed either way and the next commit checkpoints again.
+   * Damage it meets is the ledger's, and is reported as a statement's damage is.
+   */
+  private checkpointAfterAnswer(checkpoint: () => void): void {
+    try {
+      checkpoint();
+    } catch (error) {
+      if (isDamage(error)) this.session.damaged(damageProblem(this.session.factory, (error as Error).message));
+    }
   }
 
   private makeHandlers(): Handlers {
@@ -399,8 +417,7 @@ export class Desk implements DeskPort {
     };
     const decision = (input: CallArgs<'learnings.reject'> | CallArgs<'learnings.keep'>, kind: 'reject' | 'keep') => {
       const reason = 'reason' in input ? input.reason : undefined;
-      const result = decideLearnings(this.writable(), kind, input.target, { by: input.by, reason, now: now() });
-      return this.decided({ changed: result.changed });
+      return this.decided((db) => ({ changed: decideLearnings(db, kind, input.target, { by: input.by, reason, now: now() }).changed }));
     };
     const handlers = {
       'desk.info': () => this.info(),
@@ -430,8 +447,7 @@ export class Desk implements DeskPort {
       'learnings.reject': (input) => decision(input, 'reject'),
       'learnings.keep': (input) => decision(input, 'keep'),
       'learnings.undo': (input) => {
-        const result = undoDecisions(this.writable(), input.ids, { by: input.by, now: now() });
-        return this.decided({ changed: result.changed });
+        return this.decided((db) => ({ changed: undoDecisions(db, input.ids, { by: input.by, now: now() }).changed }));
       },
       'help.list': (input) => listHelp(this.db(), input),
       'help.detail': (input) => helpDetail(this.db(), input.id),

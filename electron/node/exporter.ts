@@ -13,6 +13,7 @@ import { isAgentName } from '../rules/events.js';
 import type { Db } from './store/db.js';
 import { fsyncFolder, writeFileAtomic } from './atomicFile.js';
 import { factoryPaths, learningsFileFor } from './factory.js';
+import { stmt } from './store/statements.js';
 
 export interface ExportedLearning {
   id: string;
@@ -27,60 +28,65 @@ export interface LearningsFile {
   learnings: ExportedLearning[];
 }
 
-/** The learnings a run of `agent` is given now, in order, at most `maxPerRun`. */
-export function activeForRun(db: Db, agent: string, maxPerRun: number): ExportedLearning[] {
-  const rows = db
-    .prepare(
-      `SELECT id, text, state, impact, last_at FROM learnings
-       WHERE agent = ? AND state IN ('confirmed', 'provisional')
-       ORDER BY CASE state WHEN 'confirmed' THEN 0 ELSE 1 END,
-                CASE impact WHEN 'high' THEN 0 WHEN 'medium' THEN 1 ELSE 2 END,
-                last_at DESC, id ASC
-       LIMIT ?`,
-    )
-    .all(agent, Math.max(0, maxPerRun)) as Array<ExportedLearning & { last_at: string }>;
+/**
+ * The learnings a run of each of `agents` is given now, in order, at most `maxPerRun` each: one
+ * query over the (agent, state) index for all of them, as a decision over ten thousand learnings
+ * re-exports every agent at once and the person waits for it.
+ */
+export function activeForRuns(db: Db, agents: readonly string[], maxPerRun: number): Map<string, ExportedLearning[]> {
+  const rows = stmt(
+    db,
+    `SELECT agent, id, text, state, impact, last_at FROM (
+       SELECT agent, id, text, state, impact, last_at, row_number() OVER (
+         PARTITION BY agent
+         ORDER BY CASE state WHEN 'confirmed' THEN 0 ELSE 1 END, CASE impact WHEN 'high' THEN 0 WHEN 'medium' THEN 1 ELSE 2 END, last_at DESC, id ASC
+       ) AS place
+       FROM learnings WHERE agent IN (SELECT value FROM json_each(?)) AND state IN ('confirmed', 'provisional'))
+     WHERE place <= ?`,
+  ).all(JSON.stringify(agents), Math.max(0, maxPerRun)) as Array<ExportedLearning & { agent: string; last_at: string }>;
+  const byAgent = new Map(agents.map((agent) => [agent, [] as typeof rows]));
+  for (const row of rows) byAgent.get(row.agent)!.push(row);
   // The SQL order is the rule's order; sorting again with the rule keeps the two from drifting.
-  rows.sort(compareForRun);
-  return rows.map(({ id, text, state, impact }) => ({ id, text, state, impact }));
+  return new Map([...byAgent].map(([agent, given]) => [agent, given.sort(compareForRun).map(({ id, text, state, impact }) => ({ id, text, state, impact }))]));
 }
 
-/** Writes `learnings/<agent>.json` for one agent; the folder is flushed by {@link exportAgents}. */
-function exportAgent(db: Db, factory: string, agent: string, maxPerRun: number, now: Date): void {
-  if (!isAgentName(agent)) throw new Error(`refusing to export for the agent name ${JSON.stringify(agent)}`);
-  const file: LearningsFile = { agent, generated_at: now.toISOString(), learnings: activeForRun(db, agent, maxPerRun) };
-  writeFileAtomic(learningsFileFor(factory, agent), `${JSON.stringify(file, null, 2)}\n`);
+/** The learnings a run of `agent` is given now, in order, at most `maxPerRun`. */
+export function activeForRun(db: Db, agent: string, maxPerRun: number): ExportedLearning[] {
+  return activeForRuns(db, [agent], maxPerRun).get(agent)!;
 }
 
 /**
- * Writes the files of `agents`, then flushes `learnings/` once. The callers clear the export marks
- * only after this returns: a mark cleared before the folder is on disk could outlive a rename a
- * power cut undid, and the agent would be given its old list until its next change. One flush for
- * all the files, not one each: an ingest batch touching 50 agents would pay 50.
+ * Writes the files of `agents` (their learnings read in one query), then flushes `learnings/`
+ * once. The callers clear the export marks only after this returns: a mark cleared before the
+ * folder is on disk could outlive a rename a power cut undid, and the agent would be given its old
+ * list until its next change. One flush for all the files, not one each: an ingest batch touching
+ * 50 agents would pay 50.
  */
 function exportAgents(db: Db, factory: string, agents: readonly string[], maxPerRun: number): void {
   if (agents.length === 0) return;
   const now = new Date();
-  for (const agent of agents) exportAgent(db, factory, agent, maxPerRun, now);
+  for (const [agent, learnings] of activeForRuns(db, agents, maxPerRun)) {
+    if (!isAgentName(agent)) throw new Error(`refusing to export for the agent name ${JSON.stringify(agent)}`);
+    const file: LearningsFile = { agent, generated_at: now.toISOString(), learnings };
+    writeFileAtomic(learningsFileFor(factory, agent), `${JSON.stringify(file, null, 2)}\n`);
+  }
   fsyncFolder(factoryPaths(factory).learnings);
 }
 
 /**
- * Writes the file of every agent marked as pending, then clears the marks. Returns the agents.
- * A write that fails leaves every mark, so the next export writes them all again.
+ * Writes the file of every agent marked as pending, then clears their marks (one statement). A
+ * write that fails leaves every mark, so the next export writes them all again. Returns the agents.
  */
 export function exportPending(db: Db, factory: string, maxPerRun: number): string[] {
-  const agents = (db.prepare('SELECT agent FROM export_pending ORDER BY agent').all() as { agent: string }[]).map((r) => r.agent);
+  const agents = stmt(db, 'SELECT agent FROM export_pending ORDER BY agent').all().map((row) => (row as { agent: string }).agent);
   exportAgents(db, factory, agents, maxPerRun);
-  const clear = db.prepare('DELETE FROM export_pending WHERE agent = ?');
-  db.transaction(() => {
-    for (const agent of agents) clear.run(agent);
-  })();
+  if (agents.length > 0) stmt(db, 'DELETE FROM export_pending WHERE agent IN (SELECT value FROM json_each(?))').run(JSON.stringify(agents));
   return agents;
 }
 
 /** Re-writes every agent's file (after `max_per_run` changed, or on request). */
 export function exportAll(db: Db, factory: string, maxPerRun: number): string[] {
-  const agents = (db.prepare('SELECT DISTINCT agent FROM learnings ORDER BY agent').all() as { agent: string }[]).map((r) => r.agent);
+  const agents = stmt(db, 'SELECT DISTINCT agent FROM learnings ORDER BY agent').all().map((row) => (row as { agent: string }).agent);
   exportAgents(db, factory, agents, maxPerRun);
   db.prepare('DELETE FROM export_pending').run();
   return agents;

@@ -38,8 +38,25 @@ export function journalPath(factory: string): string {
   return path.join(factoryPaths(factory).desk, 'decisions.jsonl');
 }
 
-/** How much of the file's end is read to find its last line (a line is far shorter). */
+/** How much of the file is read at a time, from its end, to find where its last line starts. */
 const TAIL_BYTES = 64 * 1024;
+
+/**
+ * The offset of the last newline before `end` in the open file, or -1 when there is none. Read
+ * back a chunk at a time: a bulk decision's line holds every learning it changed (some 150 bytes
+ * each), so a line can be megabytes long, and a fixed-size tail would cut it.
+ */
+function lastNewlineBefore(fd: number, end: number): number {
+  const chunk = Buffer.alloc(TAIL_BYTES);
+  for (let to = end; to > 0; ) {
+    const from = Math.max(0, to - TAIL_BYTES);
+    const read = fs.readSync(fd, chunk, 0, to - from, from);
+    const at = chunk.subarray(0, read).lastIndexOf(0x0a);
+    if (at !== -1) return from + at;
+    to = from;
+  }
+  return -1;
+}
 
 /**
  * The sequence number the file ends with (0 for an empty or missing file), after cutting off a
@@ -55,14 +72,13 @@ function lastSeqInFile(file: string): number {
   }
   try {
     const size = fs.fstatSync(fd).size;
-    const start = Math.max(0, size - TAIL_BYTES);
-    const tail = Buffer.alloc(size - start);
-    fs.readSync(fd, tail, 0, tail.length, start);
-    const end = tail.lastIndexOf(0x0a);
-    if (end + 1 < tail.length) fs.ftruncateSync(fd, start + end + 1); // a torn last line
+    const end = lastNewlineBefore(fd, size);
+    if (end + 1 < size) fs.ftruncateSync(fd, end + 1); // a torn last line
     if (end === -1) return 0;
-    const from = tail.lastIndexOf(0x0a, end - 1) + 1;
-    const last = JSON.parse(tail.subarray(from, end).toString('utf8')) as { seq?: unknown };
+    const from = lastNewlineBefore(fd, end) + 1;
+    const line = Buffer.alloc(end - from);
+    fs.readSync(fd, line, 0, line.length, from);
+    const last = JSON.parse(line.toString('utf8')) as { seq?: unknown };
     return typeof last.seq === 'number' ? last.seq : 0;
   } finally {
     fs.closeSync(fd);

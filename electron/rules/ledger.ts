@@ -168,16 +168,15 @@ export interface DecisionSnapshot {
   reason: string | null;
 }
 
+/**
+ * The fields of a {@link DecisionSnapshot}, in the order its JSON lists them. The ledger builds a
+ * bulk decision's snapshots in SQL from this list (store/learnings.ts), so a field added to the
+ * snapshot here is restored by undo on both paths; a field missing here would be lost on undo.
+ */
+export const SNAPSHOT_FIELDS = ['state', 'runs_left', 'live_since', 'lapsed_at', 'decided_by', 'decided_at', 'reason'] as const satisfies readonly (keyof DecisionSnapshot)[];
+
 export function snapshotOf(l: Learning): DecisionSnapshot {
-  return {
-    state: l.state,
-    runs_left: l.runs_left,
-    live_since: l.live_since,
-    lapsed_at: l.lapsed_at,
-    decided_by: l.decided_by,
-    decided_at: l.decided_at,
-    reason: l.reason,
-  };
+  return Object.fromEntries(SNAPSHOT_FIELDS.map((field) => [field, l[field]])) as unknown as DecisionSnapshot;
 }
 
 export function isDecisionSnapshot(value: unknown): value is DecisionSnapshot {
@@ -202,16 +201,35 @@ export interface Decision {
   reason?: string | null;
 }
 
+/** A person's decision over learnings: reject or keep. */
+export type DecisionKind = 'reject' | 'keep';
+
+/**
+ * What each decision does, as data, so the ledger can apply it to ten thousand learnings in one
+ * statement (store/learnings.ts) and {@link decide} to one: the states it applies to, the state it
+ * leaves, and whether it clears the lapse time. Both paths read this table, so they cannot drift.
+ * Reject: any state but rejected. Keep: a provisional or lapsed learning becomes confirmed.
+ */
+export const DECISION_RULES: Readonly<Record<DecisionKind, { from: readonly LearningState[]; to: LearningState; clearsLapse: boolean }>> = {
+  reject: { from: ['provisional', 'confirmed', 'lapsed'], to: 'rejected', clearsLapse: false },
+  keep: { from: ['provisional', 'lapsed'], to: 'confirmed', clearsLapse: true },
+};
+
+/** The learning after a person's decision, or null when the decision does not apply to it. */
+export function decide(kind: DecisionKind, l: Learning, d: Decision): Learning | null {
+  const rule = DECISION_RULES[kind];
+  if (!rule.from.includes(l.state)) return null;
+  return { ...l, state: rule.to, ...(rule.clearsLapse ? { lapsed_at: null } : {}), decided_by: d.by, decided_at: d.at, reason: d.reason ?? null };
+}
+
 /** Reject: any state but rejected. Returns null when the learning is already rejected. */
 export function reject(l: Learning, d: Decision): Learning | null {
-  if (l.state === 'rejected') return null;
-  return { ...l, state: 'rejected', decided_by: d.by, decided_at: d.at, reason: d.reason ?? null };
+  return decide('reject', l, d);
 }
 
 /** Keep: a provisional or lapsed learning becomes confirmed by a person. Null otherwise. */
 export function keep(l: Learning, d: Decision): Learning | null {
-  if (l.state !== 'provisional' && l.state !== 'lapsed') return null;
-  return { ...l, state: 'confirmed', lapsed_at: null, decided_by: d.by, decided_at: d.at, reason: d.reason ?? null };
+  return decide('keep', l, d);
 }
 
 /** Undo a decision: the learning gets back exactly the fields the decision overwrote. */

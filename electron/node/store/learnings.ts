@@ -11,12 +11,12 @@ import type { HistoryKind, Learning, LearningState } from '../../../shared/domai
 import type { LearningTarget } from '../../../shared/api.js';
 import { journalDecision, type JournaledLearning, type Replaying } from './journal.js';
 import {
+  DECISION_RULES,
+  SNAPSHOT_FIELDS,
   isActive,
   isDecisionSnapshot,
-  keep,
-  reject,
-  snapshotOf,
   undo,
+  type DecisionKind,
 } from '../../rules/ledger.js';
 import { fingerprint, type Fingerprint } from '../../rules/sameness.js';
 import { utcDay, utcTime } from '../../rules/time.js';
@@ -134,25 +134,58 @@ export interface DecisionInput {
 
 function targetIds(db: Db, target: LearningTarget): string[] {
   if ('ids' in target) return [...new Set(target.ids)];
-  const read = stmt(db, 'SELECT id FROM learnings WHERE rowid = ?');
-  return matchingRowidsOf(db, target.filter).map((rowid) => (read.get(rowid) as { id: string }).id);
+  return stmt(db, 'SELECT l.id FROM json_each(?) j JOIN learnings l ON l.rowid = j.value ORDER BY j.key')
+    .all(JSON.stringify(matchingRowidsOf(db, target.filter)))
+    .map((row) => (row as { id: string }).id);
 }
 
 function loadMany(db: Db, ids: string[]): Map<string, Learning> {
-  const rows = db
-    .prepare(`SELECT ${LEARNING_COLUMNS} FROM learnings WHERE id IN (SELECT value FROM json_each(?))`)
-    .all(JSON.stringify(ids));
+  const rows = stmt(db, `SELECT ${LEARNING_COLUMNS} FROM learnings WHERE id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids));
   return new Map(rows.map((r) => [toLearning(r).id, toLearning(r)]));
 }
 
-/** Reject or keep the targeted learnings in one transaction, each with its history line. */
+/** A learning a decision changed, as the change returns it: enough to journal it and mark its export. */
+interface ChangedLearning {
+  id: string;
+  agent: string;
+  text: string;
+}
+
+/** The fields a decision sets, in SQL, from the rule's table (`DECISION_RULES`). */
+function decisionSets(kind: DecisionKind): string {
+  const rule = DECISION_RULES[kind];
+  return [
+    `state = '${rule.to}'`,
+    ...(rule.clearsLapse ? ['lapsed_at = NULL'] : []),
+    'decided_by = @by, decided_at = @at, reason = @reason',
+    `changed = ${NEXT_CHANGED}`,
+  ].join(', ');
+}
+
+/** The learning's {@link DecisionSnapshot} as JSON, built in SQL from `SNAPSHOT_FIELDS`: what `snapshotOf` gives. */
+const SNAPSHOT_JSON = `json_object(${SNAPSHOT_FIELDS.map((field) => `'${field}', l.${field}`).join(', ')})`;
+
 /**
  * Rejects or keeps learnings, a person's decision: journaled (store/journal.ts) in the same
  * transaction, by the ids it changed, so that made again from the journal it changes the same.
+ *
+ * Why set-based. A person rejects ten thousand learnings at once from the window, and the toast
+ * waits for it (issue 9: ≤ 300 ms with the export files). Decided one learning at a time, with
+ * a row read, a history insert and a snapshot per learning, that took over a second. So the
+ * history lines with their undo snapshots (returning each learning's state before) and the change
+ * of the learnings (returning what the journal line needs) are each one statement over the ids,
+ * built from the same `DECISION_RULES` and `SNAPSHOT_FIELDS` that `decide` and `snapshotOf` apply
+ * to one learning (test/integration/bulkDecisions.store.test.ts holds the two to the same
+ * outcome). History lines keep the order of the ids, as before. A decision is a transaction of
+ * its own, never inside an ingest batch (learningWrites.ts), so it writes the ledger directly.
+ *
+ * Only agents whose active learnings changed are marked for export: rejecting a lapsed learning
+ * changes nothing a run is given (docs/factory-format.md: the file is re-written after every
+ * change to the agent's active learnings).
  */
 export function decideLearnings(
   db: Db,
-  kind: 'reject' | 'keep',
+  kind: DecisionKind,
   target: LearningTarget,
   input: DecisionInput,
   replaying?: Replaying,
@@ -161,50 +194,79 @@ export function decideLearnings(
   if (by === '') throw new Error('a decision needs the name of the person making it');
   const at = input.now.toISOString();
   const reason = input.reason?.trim() ? input.reason.trim() : null;
-  return db.transaction((): DecisionResult => inLearningBatch(db, () => {
+  const rule = DECISION_RULES[kind];
+  return db.transaction((): DecisionResult => {
     const ids = targetIds(db, target);
-    const found = loadMany(db, ids);
+    const params = { ids: JSON.stringify(ids), at, day: utcDay(at), kind: kind === 'reject' ? 'rejected' : 'kept', by, reason, after: rule.to };
+    const applies = `l.state IN (${rule.from.map((state) => `'${state}'`).join(', ')})`;
+    // The history lines first, while the rows still hold the fields their undo snapshots keep.
+    const before = new Map(
+      (stmt(
+        db,
+        `INSERT INTO learning_history (learning_id, at, day, kind, by, reason, state_before, state_after, undo)
+         SELECT l.id, @at, @day, @kind, @by, @reason, l.state, @after, ${SNAPSHOT_JSON}
+         FROM json_each(@ids) j JOIN learnings l ON l.id = j.value WHERE ${applies} ORDER BY j.key
+         RETURNING learning_id, state_before`,
+      ).all(params) as { learning_id: string; state_before: LearningState }[]).map((h) => [h.learning_id, h.state_before]),
+    );
+    const changed = new Map(
+      (stmt(db, `UPDATE learnings AS l SET ${decisionSets(kind)} WHERE l.id IN (SELECT value FROM json_each(@ids)) AND ${applies} RETURNING id, agent, text`)
+        .all(params) as ChangedLearning[]).map((l) => [l.id, l]),
+    );
+    const rest = ids.filter((id) => !changed.has(id));
+    const known = new Set(
+      rest.length === 0 ? [] : stmt(db, 'SELECT id FROM learnings WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(rest)).map((row) => (row as { id: string }).id),
+    );
     const result: DecisionResult = { changed: [], unchanged: [], missing: [], agents: [] };
     const agents = new Set<string>();
     const journaled: JournaledLearning[] = [];
     for (const id of ids) {
-      const before = found.get(id);
-      if (!before) {
-        result.missing.push(id);
-        continue;
-      }
-      const after = kind === 'reject' ? reject(before, { by, at, reason }) : keep(before, { by, at, reason });
-      if (!after) {
-        result.unchanged.push(id);
-        continue;
-      }
-      saveLearning(db, after);
-      addHistory(db, {
-        learning_id: id,
-        at,
-        kind: kind === 'reject' ? 'rejected' : 'kept',
-        by,
-        reason,
-        state_before: before.state,
-        state_after: after.state,
-        undo: JSON.stringify(snapshotOf(before)),
-      });
-      result.changed.push(id);
-      journaled.push({ id, agent: before.agent, text: before.text });
-      if (isActive(before.state) !== isActive(after.state) || before.state !== after.state) agents.add(before.agent);
+      const learning = changed.get(id);
+      if (learning) {
+        result.changed.push(id);
+        journaled.push(learning);
+        if (isActive(before.get(id)!) || isActive(rule.to)) agents.add(learning.agent);
+      } else (known.has(id) ? result.unchanged : result.missing).push(id);
     }
     result.agents = [...agents].sort();
     markExportPending(db, result.agents);
     if (journaled.length > 0) journalDecision(db, { what: kind, at, by, learnings: journaled, reason }, replaying);
     return result;
-  })).immediate();
+  }).immediate();
+}
+
+/** A decision's history line, as undo reads it. */
+interface DecisionLine {
+  kind: string;
+  state_after: string;
+  undo: string | null;
+}
+
+/** An undo's history line: learning id, state before, state after, reason. */
+type UndoneLine = [string, LearningState, LearningState, string];
+
+/** The decision history lines (rejected, kept, undone) of each learning, newest first: one query for all of them. */
+function decisionHistories(db: Db, ids: readonly string[]): Map<string, DecisionLine[]> {
+  const rows = stmt(
+    db,
+    `SELECT learning_id, kind, state_after, undo FROM learning_history
+     WHERE learning_id IN (SELECT value FROM json_each(?)) AND kind IN ('rejected', 'kept', 'undone') ORDER BY learning_id, seq DESC`,
+  ).all(JSON.stringify(ids)) as (DecisionLine & { learning_id: string })[];
+  const byLearning = new Map<string, DecisionLine[]>();
+  for (const row of rows) {
+    let lines = byLearning.get(row.learning_id);
+    if (!lines) byLearning.set(row.learning_id, (lines = []));
+    lines.push(row);
+  }
+  return byLearning;
 }
 
 /**
  * Undoes the last rejection or keep of each learning: it gets back exactly the fields that
  * decision overwrote. Undos stack: a second undo reaches the decision before the one undone.
  * A decision is undone only while the learning is still in the state it left it in. Journaled as
- * `decideLearnings` is.
+ * `decideLearnings` is. Undoing a bulk decision reads the decision histories of all its learnings
+ * in one query and writes its history lines in one statement, as the decision did.
  */
 export function undoDecisions(db: Db, ids: readonly string[], input: DecisionInput, replaying?: Replaying): DecisionResult {
   const by = input.by.trim();
@@ -216,10 +278,8 @@ export function undoDecisions(db: Db, ids: readonly string[], input: DecisionInp
     const journaled: JournaledLearning[] = [];
     const unique = [...new Set(ids)];
     const found = loadMany(db, unique);
-    const history = db.prepare(
-      `SELECT seq, kind, state_after, undo FROM learning_history
-       WHERE learning_id = ? AND kind IN ('rejected', 'kept', 'undone') ORDER BY seq DESC`,
-    );
+    const decisions = decisionHistories(db, unique);
+    const lines: UndoneLine[] = [];
     for (const id of unique) {
       const current = found.get(id);
       if (!current) {
@@ -227,8 +287,8 @@ export function undoDecisions(db: Db, ids: readonly string[], input: DecisionInp
         continue;
       }
       let pending = 0;
-      let target: { kind: string; state_after: string; undo: string | null } | undefined;
-      for (const row of history.iterate(id) as Iterable<{ kind: string; state_after: string; undo: string | null }>) {
+      let target: DecisionLine | undefined;
+      for (const row of decisions.get(id) ?? []) {
         if (row.kind === 'undone') pending++;
         else if (pending > 0) pending--;
         else {
@@ -243,18 +303,17 @@ export function undoDecisions(db: Db, ids: readonly string[], input: DecisionInp
       }
       const after = undo(current, snapshot);
       saveLearning(db, after);
-      addHistory(db, {
-        learning_id: id,
-        at,
-        kind: 'undone',
-        by,
-        reason: `undid the ${target.kind === 'rejected' ? 'rejection' : 'keep'}`,
-        state_before: current.state,
-        state_after: after.state,
-      });
+      lines.push([id, current.state, after.state, `undid the ${target.kind === 'rejected' ? 'rejection' : 'keep'}`]);
       result.changed.push(id);
       journaled.push({ id, agent: current.agent, text: current.text });
       agents.add(current.agent);
+    }
+    if (lines.length > 0) {
+      stmt(
+        db,
+        `INSERT INTO learning_history (learning_id, at, day, kind, by, reason, state_before, state_after)
+         SELECT j.value ->> 0, @at, @day, 'undone', @by, j.value ->> 3, j.value ->> 1, j.value ->> 2 FROM json_each(@lines) j ORDER BY j.key`,
+      ).run({ at, day: utcDay(at), by, lines: JSON.stringify(lines) });
     }
     result.agents = [...agents].sort();
     markExportPending(db, result.agents);

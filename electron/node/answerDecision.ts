@@ -1,0 +1,33 @@
+/**
+ * A person's decision as the hosts answer it: the decision itself (committed with its journal
+ * row), its journal line appended to `.layover/decisions.jsonl`, and the learnings files of the
+ * agents whose active learnings it changed re-written — then the answer.
+ *
+ * Why the checkpoint waits for the answer. SQLite copies the write-ahead log into the ledger file
+ * (a checkpoint) at the end of the first commit that leaves more than `wal_autocheckpoint` pages
+ * (1,000) in it. A bulk reject of 10,000 learnings writes several thousand pages, so that copy,
+ * with its syncs, ran inside the person's wait: about a fifth of it (issue 9). Here the automatic
+ * checkpoint is held off while the decision, the journal and the export commit, and `later` is
+ * handed the checkpoint to run once the answer is out (the hosts run it on the next turn of the
+ * event loop). Nothing is less safe for it: a commit in WAL mode is complete before any
+ * checkpoint, and a checkpoint that never ran is run by the next connection that commits.
+ */
+import type { Db } from './store/db.js';
+import { exportPending } from './exporter.js';
+import { flushJournal } from './journal.js';
+
+export function answerDecision<T>(db: Db, factory: string, maxPerRun: number, decide: () => T, later: (checkpoint: () => void) => void): T {
+  const pages = db.pragma('wal_autocheckpoint', { simple: true }) as number;
+  db.pragma('wal_autocheckpoint = 0');
+  try {
+    const result = decide();
+    flushJournal(db, factory);
+    exportPending(db, factory, maxPerRun);
+    return result;
+  } finally {
+    db.pragma(`wal_autocheckpoint = ${pages}`);
+    later(() => {
+      if (db.open) db.pragma('wal_checkpoint(PASSIVE)');
+    });
+  }
+}
