@@ -19,7 +19,7 @@ import {
   undo,
 } from '../../rules/ledger.js';
 import { fingerprint, type Fingerprint } from '../../rules/sameness.js';
-import { utcDay, utcTime } from '../../rules/time.js';
+import { utcTime } from '../../rules/time.js';
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
 import { LEARNING_COLUMNS, NEXT_CHANGED, toLearning } from './learningRows.js';
@@ -54,15 +54,15 @@ interface HistoryLine {
   undo?: string | null;
 }
 
+/** Adds a history line, through the view that turns names into the codes the ledger keeps (schema migration 8). */
 export function addHistory(db: Db, h: HistoryLine): void {
   stmt(
     db,
-    `INSERT INTO learning_history (learning_id, at, day, kind, by, reason, run, state_before, state_after, undo)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO learning_history (learning_id, at, kind, by, reason, run, state_before, state_after, undo)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     h.learning_id,
     h.at,
-    utcDay(h.at),
     h.kind,
     h.by ?? null,
     h.reason ?? null,
