@@ -57,8 +57,11 @@ function answers(db: Db): Record<string, unknown> {
   const learnings = queryLearnings(db, { limit: EVERYTHING });
   const byOutcome = Object.fromEntries(PROPOSAL_OUTCOMES.map((outcome) => [outcome, listProposals(db, { outcome, limit: EVERYTHING })]));
   const agents = learnings.agents;
+  // Searches for words of the learnings (whole, as a prefix, two at once, with an underscore).
+  const searches = ['build', 'the', 'tes', 'flaky test', 'retry_after', 'port 8443'];
   return {
     learnings,
+    searched: Object.fromEntries(searches.map((search) => [search, queryLearnings(db, { filter: { search }, limit: EVERYTHING }).rows.map((l) => l.id)])),
     proposals: listProposals(db, { limit: EVERYTHING }),
     firstPage: listProposals(db, { limit: 7, offset: 3 }),
     byOutcome,

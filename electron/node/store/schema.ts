@@ -386,8 +386,9 @@ export const MIGRATIONS: readonly string[] = [
       b.name AS state_before, a.name AS state_after, h.undo
     FROM learning_changes h JOIN learnings l ON l.rowid = h.learning_rowid JOIN history_kinds k ON k.code = h.kind
     LEFT JOIN learning_states b ON b.code = h.state_before JOIN learning_states a ON a.code = h.state_after;
-  -- The way history is written (addHistory in learnings.ts, and by hand): an unknown learning,
-  -- kind or state leaves a NULL in a NOT NULL column, and the insert fails.
+  -- History written by hand, by its names (addHistory in learnings.ts writes the table directly,
+  -- with these codes): an unknown learning, kind or state leaves a NULL in a NOT NULL column, and
+  -- the insert fails.
   CREATE TRIGGER learning_history_insert INSTEAD OF INSERT ON learning_history BEGIN
     INSERT INTO learning_changes (learning_rowid, at, kind, by, reason, run, state_before, state_after, undo)
     VALUES ((SELECT rowid FROM learnings WHERE id = new.learning_id), new.at,
