@@ -19,6 +19,7 @@ import { sweep } from '../../electron/node/sweep.js';
 import { dailyStats, lastEventAt, listProposals, listRefused, refusalsByRule } from '../../electron/node/store/activity.js';
 import { ledgerPath, openDb, type Db } from '../../electron/node/store/db.js';
 import { learningDetail, queryLearnings } from '../../electron/node/store/learningQueries.js';
+import { ftsQuery } from '../../electron/node/store/learningList.js';
 import { decideLearnings, undoDecisions } from '../../electron/node/store/learnings.js';
 import { MIGRATIONS } from '../../electron/node/store/schema.js';
 import { DEFAULT_SETTINGS } from '../../electron/rules/settings.js';
@@ -52,16 +53,28 @@ function writeAsVersion7(source: Db, file: string): void {
   old.close();
 }
 
+/** Searches for words of the demo's learnings: whole, as a prefix, two at once, with an underscore, with digits. */
+const SEARCHES = ['lockfile', 'the', 'integ', 'npm ci', 'node_modules', 'better-sqlite3', 'sql query'];
+
+/** The rowids each search matches, asked of the search index directly (any schema version). */
+function searchedRowids(file: string): Record<string, number[]> {
+  const db = new Database(file, { readonly: true });
+  try {
+    const match = db.prepare('SELECT rowid FROM learnings_fts WHERE learnings_fts MATCH ? ORDER BY rowid').pluck();
+    return Object.fromEntries(SEARCHES.map((search) => [search, match.all(ftsQuery(search)) as number[]]));
+  } finally {
+    db.close();
+  }
+}
+
 /** Every answer the Desk gives from the ledger about learnings and proposals. */
 function answers(db: Db): Record<string, unknown> {
   const learnings = queryLearnings(db, { limit: EVERYTHING });
   const byOutcome = Object.fromEntries(PROPOSAL_OUTCOMES.map((outcome) => [outcome, listProposals(db, { outcome, limit: EVERYTHING })]));
   const agents = learnings.agents;
-  // Searches for words of the learnings (whole, as a prefix, two at once, with an underscore).
-  const searches = ['build', 'the', 'tes', 'flaky test', 'retry_after', 'port 8443'];
   return {
     learnings,
-    searched: Object.fromEntries(searches.map((search) => [search, queryLearnings(db, { filter: { search }, limit: EVERYTHING }).rows.map((l) => l.id)])),
+    searched: Object.fromEntries(SEARCHES.map((search) => [search, queryLearnings(db, { filter: { search }, limit: EVERYTHING }).rows.map((l) => l.id)])),
     proposals: listProposals(db, { limit: EVERYTHING }),
     firstPage: listProposals(db, { limit: 7, offset: 3 }),
     byOutcome,
@@ -106,6 +119,8 @@ function versionOf(file: string): number {
 describe('a ledger written at schema version 7, upgraded', () => {
   it('answers every listing, the refused view, each learning\'s detail and the daily counts as the ledger written at version 8 does', () => {
     expect(versionOf(ledgerPath(upgraded.dir))).toBe(VERSION_7);
+    const searchedBefore = searchedRowids(ledgerPath(upgraded.dir));
+    expect(Object.values(searchedBefore).every((rowids) => rowids.length > 0)).toBe(true);
     const fresh = openDb(ledgerPath(demo.dir));
     const old = openDb(ledgerPath(upgraded.dir));
     try {
@@ -116,6 +131,8 @@ describe('a ledger written at schema version 7, upgraded', () => {
         fresh.prepare('SELECT count(*) FROM proposal_log WHERE text IS NULL').pluck().get(),
       );
       expect(answers(old)).toEqual(answers(fresh));
+      // The search index made again without its token counts finds exactly what it found.
+      expect(searchedRowids(ledgerPath(upgraded.dir))).toEqual(searchedBefore);
     } finally {
       fresh.close();
       old.close();

@@ -353,6 +353,9 @@ export const MIGRATIONS: readonly string[] = [
   // - A learning's agent and state are looked up together (provisional ones of an agent, those a
   //   run is given, an agent's for the matching index), never sorted by last_at through this
   //   index: the column went.
+  // - The search index keeps no token counts per text (columnsize = 0): only ranking reads them,
+  //   and search only ever asks which learnings match (learningList.ts). detail = column would
+  //   save more but cannot answer phrases, which a searched word with an underscore is.
   `
   CREATE TABLE history_kinds (code INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, usual_reason TEXT);
   INSERT INTO history_kinds (code, name, usual_reason) VALUES (1, 'proposed', NULL), (2, 'echoed', NULL),
@@ -433,6 +436,12 @@ export const MIGRATIONS: readonly string[] = [
 
   DROP INDEX learnings_agent_state;
   CREATE INDEX learnings_agent_state ON learnings (agent, state);
+
+  DROP TABLE learnings_fts;
+  CREATE VIRTUAL TABLE learnings_fts USING fts5 (
+    text, content = 'learnings', content_rowid = 'rowid', tokenize = 'unicode61 remove_diacritics 2', columnsize = 0
+  );
+  INSERT INTO learnings_fts (learnings_fts) VALUES ('rebuild');
   `,
 ];
 
