@@ -3,9 +3,11 @@
  *
  * The rules are in `rules/retention.ts`; this is how they are applied:
  * - Help requests, runs (with the record of which learnings each was given), the proposal log
- *   and refused event lines go a whole UTC day at a time, by their `day` column.
- * - Lapsed learnings past their deadline go with their word index (foreign-key cascade, and
- *   explicitly too), their full-text entry (trigger) and their history. The history of every
+ *   and refused event lines go a whole UTC day at a time, by their `day` column (the proposal log
+ *   by its time, which starts with the day).
+ * - Lapsed learnings past their deadline go with their full-text entry and their history (the
+ *   delete triggers); a proposal that stays gets back the text it shared with its learning
+ *   (schema migration 8). The history of every
  *   learning that stays is kept whole, however old: it is part of the learning (who decided what,
  *   and what an undo restores), not an event log.
  * - All of that, and the sweep's report, is one SQLite transaction: a sweep is all done or not at
@@ -70,17 +72,18 @@ export function sweep(db: Db, factory: string, settings: Settings, now: Date = n
   const deleteHelp = db.prepare('DELETE FROM help_requests WHERE day < ?');
   const deleteRunLearnings = db.prepare('DELETE FROM run_given WHERE run_seq IN (SELECT seq FROM runs WHERE day < ?)');
   const deleteRuns = db.prepare('DELETE FROM runs WHERE day < ?');
-  const deleteProposals = db.prepare('DELETE FROM proposals WHERE day < ?');
+  // The log's day is the start of its time (schema migration 8): a time before the horizon day
+  // sorts before the day's own name, one on that day after it.
+  const deleteProposals = db.prepare('DELETE FROM proposal_log WHERE at < ?');
   const deleteRefused = db.prepare('DELETE FROM refused_lines WHERE day < ?');
   // Only the lapsed learnings whose clock is past the cutoff, through the partial index on that
   // clock: a sweep with nothing to delete reads nothing. Ledger times are canonical ISO strings,
   // so comparing them as text compares the instants.
   const cutoff = lapsedCutoff(now, settings);
-  const lapsedRows = db.prepare<[{ cutoff: string | null }], { rowid: number; id: string; lapsed_at: string | null; last_at: string }>(
-    `SELECT rowid, id, lapsed_at, last_at FROM learnings
+  const lapsedRows = db.prepare<[{ cutoff: string | null }], { rowid: number; lapsed_at: string | null; last_at: string }>(
+    `SELECT rowid, lapsed_at, last_at FROM learnings
      WHERE state = 'lapsed' AND (@cutoff IS NULL OR coalesce(lapsed_at, last_at) <= @cutoff)`,
   );
-  const deleteHistory = db.prepare('DELETE FROM learning_history WHERE learning_id IN (SELECT value FROM json_each(?))');
   const deleteLearnings = db.prepare("DELETE FROM learnings WHERE rowid IN (SELECT value FROM json_each(?)) AND state = 'lapsed'");
   // A chain is only its links: once its runs and the requests that name it are gone, nothing
   // refers to it and it would otherwise stay forever. One made by a reply today has no run yet,
@@ -105,11 +108,11 @@ export function sweep(db: Db, factory: string, settings: Settings, now: Date = n
       const chains = deleteChains.run({ horizon }).changes;
       deleteOldSweeps.run(horizon);
 
-      // The rule decides each candidate; the deletions then go in two statements, not two a learning.
+      // The rule decides each candidate; the deletions then go in one statement, not one a learning.
+      // Each learning's delete trigger takes its history along (schema migration 8).
       const expired = lapsedRows
         .all({ cutoff: cutoff?.toISOString() ?? null })
         .filter((row) => isLapsedExpired({ state: 'lapsed', lapsed_at: row.lapsed_at, last_at: row.last_at }, now, settings));
-      deleteHistory.run(JSON.stringify(expired.map((row) => row.id)));
       const lapsed_learnings = deleteLearnings.run(JSON.stringify(expired.map((row) => row.rowid))).changes;
 
       const files = eventFileCandidates(db, factory, horizon);

@@ -87,7 +87,7 @@ describe('candidate lookup', () => {
     for (let seed = 1; seed <= 30; seed++) {
       const next = seededRandom(seed);
       db.transaction(() => {
-        db.exec('DELETE FROM learnings; DELETE FROM proposals; DELETE FROM learning_history;');
+        db.exec('DELETE FROM learnings; DELETE FROM proposal_log;');
         for (let i = 0; i < 120; i++) {
           const agent = next() < 0.8 ? 'builder' : 'reviewer';
           const at = new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString();

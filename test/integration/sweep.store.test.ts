@@ -44,8 +44,8 @@ function addRun(run: string, at: string, learnings: string[] = []): void {
 
 function addProposal(at: string, learningId: string | null = null): void {
   db.prepare(
-    `INSERT INTO proposals (at, day, agent, text, impact, outcome, learning_id) VALUES (?, ?, 'ag', 'some text', 'low', 'new', ?)`,
-  ).run(at, utcDay(at), learningId);
+    `INSERT INTO proposal_log (at, agent, text, impact, outcome, learning_id) VALUES (?, 'ag', 'some text', 'low', 'new', ?)`,
+  ).run(at, learningId);
 }
 
 function addRefused(at: string): void {

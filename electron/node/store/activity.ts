@@ -8,6 +8,7 @@ import { ruleOfReason } from '../../rules/screen.js';
 import type { Db } from './db.js';
 import { equalsWhere } from './where.js';
 import { utcDay } from '../../rules/time.js';
+import { LAPSED_KIND } from './schema.js';
 
 export interface ProposalQuery {
   outcome?: ProposalOutcome | undefined;
@@ -19,7 +20,8 @@ export interface ProposalQuery {
 /** The proposal log, newest first. */
 export function listProposals(db: Db, query: ProposalQuery = {}): { total: number; rows: ProposalLogEntry[] } {
   const where = equalsWhere({ outcome: query.outcome, agent: query.agent });
-  const total = (db.prepare(`SELECT count(*) AS n FROM proposals ${where.sql}`).get(where.params) as { n: number }).n;
+  // Counted in the table, not the view: the view's join for texts would run for every row counted.
+  const total = (db.prepare(`SELECT count(*) AS n FROM proposal_log ${where.sql}`).get(where.params) as { n: number }).n;
   const rows = db
     .prepare(
       `SELECT at, agent, run, text, impact, outcome, learning_id, reason FROM proposals ${where.sql}
@@ -86,8 +88,10 @@ export function dailyStats(db: Db, days: number, now: Date = new Date()): DaySta
       if (entry) entry[key] = row.n;
     }
   };
-  tally('SELECT day, count(*) AS n FROM proposals WHERE day >= ? GROUP BY day', 'proposals');
-  tally(`SELECT day, count(*) AS n FROM learning_history WHERE day >= ? AND kind = 'lapsed' GROUP BY day`, 'lapses');
+  // Straight from the tables behind the views (schema migration 8), through their indexes: the
+  // log's by time (a time on or after a day sorts after the day's name), the lapses' by day.
+  tally('SELECT substr(at, 1, 10) AS day, count(*) AS n FROM proposal_log WHERE at >= ? GROUP BY 1', 'proposals');
+  tally(`SELECT substr(at, 1, 10) AS day, count(*) AS n FROM learning_changes WHERE kind = ${LAPSED_KIND} AND substr(at, 1, 10) >= ? GROUP BY 1`, 'lapses');
   tally('SELECT day, count(*) AS n FROM help_requests WHERE day >= ? GROUP BY day', 'help_requests');
   return list.map((day) => byDay.get(day)!);
 }
@@ -101,7 +105,7 @@ export function lastEventAt(db: Db): string | null {
     .prepare(
       `SELECT max(at) AS at FROM (
          SELECT max(started_at) AS at FROM runs UNION ALL SELECT max(finished_at) FROM runs
-         UNION ALL SELECT max(at) FROM proposals UNION ALL SELECT max(at) FROM help_requests)`,
+         UNION ALL SELECT max(at) FROM proposal_log UNION ALL SELECT max(at) FROM help_requests)`,
     )
     .get() as { at: string | null };
   return row.at;

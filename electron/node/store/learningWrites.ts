@@ -113,11 +113,18 @@ export function withChanges(db: Db, learnings: Learning[]): Learning[] {
   return learnings.map((l) => batch.changed.get(l.id) ?? l);
 }
 
-/** The agent's provisional learnings, as of now (the batch's changes included). */
+/**
+ * The agent's provisional learnings, as of now (the batch's changes included), oldest activity
+ * first. The order is the order of the lapse lines a finished run writes, so it must not depend
+ * on where batches begin (a killed ingest resumes at another line and must end in the same
+ * ledger): read from the ledger in order of last activity, as a batch's own list grows (a
+ * learning that becomes provisional again joins at the end). The order is asked for, not left to
+ * whichever index the read takes.
+ */
 export function provisionalLearnings(db: Db, agent: string): Learning[] {
   const batch = batches.get(db);
   const read = (): Learning[] =>
-    stmt(db, `SELECT ${LEARNING_COLUMNS} FROM learnings WHERE agent = ? AND state = 'provisional'`).all(agent).map(toLearning);
+    stmt(db, `SELECT ${LEARNING_COLUMNS} FROM learnings WHERE agent = ? AND state = 'provisional' ORDER BY last_at, rowid`).all(agent).map(toLearning);
   if (!batch) return read();
   let provisional = batch.provisional.get(agent);
   if (!provisional) {

@@ -19,7 +19,7 @@ import {
   type DecisionKind,
 } from '../../rules/ledger.js';
 import { fingerprint, type Fingerprint } from '../../rules/sameness.js';
-import { utcDay, utcTime } from '../../rules/time.js';
+import { utcTime } from '../../rules/time.js';
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
 import { LEARNING_COLUMNS, NEXT_CHANGED, toLearning } from './learningRows.js';
@@ -54,21 +54,52 @@ interface HistoryLine {
   undo?: string | null;
 }
 
+/** The history's codes for kinds and states, and each kind's usual reason, as schema migration 8 fixed them. */
+interface HistoryCodes {
+  kinds: Map<string, number>;
+  usualReasons: Map<string, string | null>;
+  states: Map<string, number>;
+}
+
+const historyCodes = new WeakMap<Db, HistoryCodes>();
+
+/** Read from the ledger's own code tables once per connection, so the tables stay the one list of codes. */
+function historyCodesOf(db: Db): HistoryCodes {
+  let codes = historyCodes.get(db);
+  if (!codes) {
+    const kinds = db.prepare('SELECT code, name, usual_reason FROM history_kinds').all() as { code: number; name: string; usual_reason: string | null }[];
+    const states = db.prepare('SELECT code, name FROM learning_states').all() as { code: number; name: string }[];
+    codes = {
+      kinds: new Map(kinds.map((k) => [k.name, k.code])),
+      usualReasons: new Map(kinds.map((k) => [k.name, k.usual_reason])),
+      states: new Map(states.map((st) => [st.name, st.code])),
+    };
+    historyCodes.set(db, codes);
+  }
+  return codes;
+}
+
+/**
+ * Adds a history line in the codes the ledger keeps (schema migration 8). Straight into the table,
+ * not through the view's insert trigger (which does the same for inserts by hand): the trigger's
+ * lookups made each line half as dear again, and ingest writes one for nearly every event.
+ */
 export function addHistory(db: Db, h: HistoryLine): void {
+  const codes = historyCodesOf(db);
+  const reason = h.reason ?? null;
   stmt(
     db,
-    `INSERT INTO learning_history (learning_id, at, day, kind, by, reason, run, state_before, state_after, undo)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO learning_changes (learning_rowid, at, kind, by, reason, run, state_before, state_after, undo)
+     VALUES ((SELECT rowid FROM learnings WHERE id = ?), ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     h.learning_id,
     h.at,
-    utcDay(h.at),
-    h.kind,
+    codes.kinds.get(h.kind),
     h.by ?? null,
-    h.reason ?? null,
+    reason === codes.usualReasons.get(h.kind) ? null : reason,
     h.run ?? null,
-    h.state_before,
-    h.state_after,
+    h.state_before === null ? null : codes.states.get(h.state_before),
+    codes.states.get(h.state_after),
     h.undo ?? null,
   );
 }

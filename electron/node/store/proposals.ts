@@ -4,14 +4,13 @@
  * screen's many rules): the hosts, which ingest in their own thread, never do.
  */
 import { ulid } from 'ulid';
-import type { Impact, ProposalOutcome } from '../../../shared/domain.js';
+import type { Impact, Learning, ProposalOutcome } from '../../../shared/domain.js';
 import { decideProposal, type LedgerSettings, type ScreenedProposal } from '../../rules/ledger.js';
 import { fingerprint } from '../../rules/sameness.js';
 import { screen, type ScreenResult } from '../../rules/screen.js';
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
 import { addHistory, insertLearning, normTime } from './learnings.js';
-import { utcDay } from '../../rules/time.js';
 import { learningsByRowid, matchingRowids } from './matching.js';
 import { saveLearning } from './learningWrites.js';
 
@@ -31,12 +30,19 @@ export interface ProposalResult {
   activeChanged: boolean;
 }
 
-function logProposal(db: Db, p: ProposalInput, at: string, text: string, r: Omit<ProposalResult, 'activeChanged'>): void {
+/**
+ * Logs a proposal. The one that made a learning is logged without its text and impact, which are
+ * the learning's (read back through the `proposals` view; schema migration 8): a tenth of the
+ * ledger's size was texts kept twice. Only when the learning has exactly those and was first seen
+ * at exactly that time, which is how its delete trigger finds the proposal to give them back to.
+ */
+function logProposal(db: Db, p: ProposalInput, at: string, text: string, r: Omit<ProposalResult, 'activeChanged'>, made?: Learning): void {
+  const shared = made !== undefined && made.text === text && made.impact === p.impact && made.first_at === at;
   stmt(
     db,
-    `INSERT INTO proposals (at, day, agent, run, text, impact, outcome, learning_id, reason)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(at, utcDay(at), p.agent, p.run ?? null, text, p.impact, r.outcome, r.learning_id, r.reason);
+    `INSERT INTO proposal_log (at, agent, run, text, impact, outcome, learning_id, reason)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(at, p.agent, p.run ?? null, shared ? null : text, shared ? null : p.impact, r.outcome, r.learning_id, r.reason);
 }
 
 const randomPool = new Uint8Array(4096);
@@ -79,6 +85,7 @@ export function applyProposal(
   const run = p.run ?? null;
   let result: Omit<ProposalResult, 'activeChanged'>;
   let activeChanged = false;
+  let made: Learning | undefined;
   switch (decision.outcome) {
     case 'refused':
       result = { outcome: 'refused', learning_id: decision.learning_id, reason: decision.reason };
@@ -105,12 +112,13 @@ export function applyProposal(
       break;
     case 'new':
       insertLearning(db, decision.learning, fp);
+      made = decision.learning;
       addHistory(db, { learning_id: decision.learning.id, at, kind: 'proposed', run, state_before: null, state_after: 'provisional' });
       result = { outcome: 'new', learning_id: decision.learning.id, reason: null };
       activeChanged = true;
       break;
   }
-  logProposal(db, p, at, proposal.text, result);
+  logProposal(db, p, at, proposal.text, result, made);
   return { ...result, activeChanged };
 }
 

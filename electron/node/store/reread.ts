@@ -8,7 +8,6 @@ import type { FactoryEvent } from '../../rules/events.js';
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
 import { normTime } from './learnings.js';
-import { utcDay } from '../../rules/time.js';
 
 /** Whether the ledger already holds what `event` says. */
 export function alreadyApplied(db: Db, event: FactoryEvent): boolean {
@@ -21,9 +20,10 @@ export function alreadyApplied(db: Db, event: FactoryEvent): boolean {
       return stmt(db, 'SELECT 1 FROM help_requests WHERE id = ?').get(event.id) !== undefined;
     case 'learning.proposed': {
       const at = normTime(event.at);
+      // Found by its time (an index lookup); `+agent` keeps the planner off the agent's index,
+      // which would read every proposal of the agent.
       return (
-        stmt(db, 'SELECT 1 FROM proposals WHERE day = ? AND agent = ? AND at = ? AND text = ?').get(utcDay(at), event.agent, at, event.text.trim()) !==
-        undefined
+        stmt(db, 'SELECT 1 FROM proposals WHERE at = ? AND +agent = ? AND text = ?').get(at, event.agent, event.text.trim()) !== undefined
       );
     }
   }

@@ -9,6 +9,12 @@
  * Times are RFC 3339 UTC strings (`2026-11-29T20:33:37.000Z`), which sort as text. `day` columns
  * hold the UTC day (`2026-11-29`) that retention sweeps delete a whole day of at a time.
  */
+/**
+ * The history code of a lapse (migration 8): the partial index of lapses per day is written with
+ * it, and a query can only use that index by naming the same constant. Never changed.
+ */
+export const LAPSED_KIND = 3;
+
 export const MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE learnings (
@@ -325,6 +331,117 @@ export const MIGRATIONS: readonly string[] = [
   // reply changed nothing.
   `
   ALTER TABLE help_requests ADD COLUMN flags_changed TEXT;
+  `,
+  // 8: the ledger at about 1 KB a learning (issue 9): the proposal log and the history were most
+  // of it, repeating texts and names the ledger holds once elsewhere. Both move to tables that
+  // keep each thing once, behind views with the old names and columns, so every reader (the
+  // activity views, a learning's detail, undo, the tests, a person with the sqlite3 shell) reads
+  // what it read before.
+  // - The proposal log no longer repeats the text and impact of the learning a proposal made
+  //   (NULL, read from the learning), nor its day (the first ten characters of its time). A
+  //   learning's text and impact never change, and a learning deleted while its proposal stays
+  //   gives the proposal both back first (the delete trigger), so the log reads the same whatever
+  //   goes. Indexed by time, which also finds a learning's own proposal (same time, same id).
+  // - The history names its learning by rowid, its kind and states by small codes (the two code
+  //   tables, never changed: a code's meaning is fixed here), and its day from its time; a
+  //   reason that is its kind's usual one (every lapse "ran out of runs") is kept once, there. A
+  //   deleted learning takes its history along (the trigger), so a rowid used again never
+  //   inherits another's. Lapses per day, the one count by kind, have a partial index of their own
+  //   (`LAPSED_KIND`).
+  // - No index names seq: every index ends with the rowid, which seq is, so one on (agent) is
+  //   already in (agent, seq) order, without keeping seq twice.
+  // - A learning's agent and state are looked up together (provisional ones of an agent, those a
+  //   run is given, an agent's for the matching index), never sorted by last_at through this
+  //   index: the column went.
+  // - The search index keeps no token counts per text (columnsize = 0): only ranking reads them,
+  //   and search only ever asks which learnings match (learningList.ts). detail = column would
+  //   save more but cannot answer phrases, which a searched word with an underscore is.
+  `
+  CREATE TABLE history_kinds (code INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, usual_reason TEXT);
+  INSERT INTO history_kinds (code, name, usual_reason) VALUES (1, 'proposed', NULL), (2, 'echoed', NULL),
+    (${LAPSED_KIND}, 'lapsed', 'ran out of runs'), (4, 'rediscovered', NULL), (5, 'confirmed', NULL), (6, 'rejected', NULL),
+    (7, 'kept', NULL), (8, 'undone', NULL);
+  CREATE TABLE learning_states (code INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+  INSERT INTO learning_states (code, name) VALUES (1, 'provisional'), (2, 'confirmed'), (3, 'lapsed'), (4, 'rejected');
+
+  CREATE TABLE learning_changes (
+    seq INTEGER PRIMARY KEY,
+    learning_rowid INTEGER NOT NULL,
+    at TEXT NOT NULL,
+    kind INTEGER NOT NULL,
+    by TEXT,
+    reason TEXT,
+    run TEXT,
+    state_before INTEGER,
+    state_after INTEGER NOT NULL,
+    undo TEXT
+  );
+  INSERT INTO learning_changes (seq, learning_rowid, at, kind, by, reason, run, state_before, state_after, undo)
+    SELECT h.seq, l.rowid, h.at, k.code, h.by, nullif(h.reason, k.usual_reason), h.run, b.code, a.code, h.undo
+    FROM learning_history h JOIN learnings l ON l.id = h.learning_id JOIN history_kinds k ON k.name = h.kind
+    LEFT JOIN learning_states b ON b.name = h.state_before JOIN learning_states a ON a.name = h.state_after;
+  DROP TABLE learning_history;
+  CREATE INDEX learning_changes_learning ON learning_changes (learning_rowid);
+  CREATE INDEX learning_changes_lapsed ON learning_changes (substr(at, 1, 10)) WHERE kind = ${LAPSED_KIND};
+  CREATE VIEW learning_history AS
+    SELECT h.seq, l.id AS learning_id, h.at, substr(h.at, 1, 10) AS day, k.name AS kind, h.by,
+      coalesce(h.reason, k.usual_reason) AS reason, h.run,
+      b.name AS state_before, a.name AS state_after, h.undo
+    FROM learning_changes h JOIN learnings l ON l.rowid = h.learning_rowid JOIN history_kinds k ON k.code = h.kind
+    LEFT JOIN learning_states b ON b.code = h.state_before JOIN learning_states a ON a.code = h.state_after;
+  -- History written by hand, by its names (addHistory in learnings.ts writes the table directly,
+  -- with these codes): an unknown learning, kind or state leaves a NULL in a NOT NULL column, and
+  -- the insert fails.
+  CREATE TRIGGER learning_history_insert INSTEAD OF INSERT ON learning_history BEGIN
+    INSERT INTO learning_changes (learning_rowid, at, kind, by, reason, run, state_before, state_after, undo)
+    VALUES ((SELECT rowid FROM learnings WHERE id = new.learning_id), new.at,
+      (SELECT code FROM history_kinds WHERE name = new.kind), new.by,
+      nullif(new.reason, (SELECT usual_reason FROM history_kinds WHERE name = new.kind)), new.run,
+      (SELECT code FROM learning_states WHERE name = new.state_before),
+      (SELECT code FROM learning_states WHERE name = new.state_after), new.undo);
+  END;
+
+  CREATE TABLE proposal_log (
+    seq INTEGER PRIMARY KEY,
+    at TEXT NOT NULL,
+    agent TEXT NOT NULL,
+    run TEXT,
+    text TEXT,
+    impact TEXT,
+    outcome TEXT NOT NULL,
+    learning_id TEXT,
+    reason TEXT
+  );
+  INSERT INTO proposal_log (seq, at, agent, run, text, impact, outcome, learning_id, reason)
+    SELECT p.seq, p.at, p.agent, p.run, CASE WHEN made THEN NULL ELSE p.text END, CASE WHEN made THEN NULL ELSE p.impact END,
+      p.outcome, p.learning_id, p.reason
+    FROM (SELECT o.*, o.outcome = 'new' AND EXISTS (SELECT 1 FROM learnings l WHERE l.id = o.learning_id AND l.text = o.text
+      AND l.impact = o.impact AND l.first_at = o.at) AS made FROM proposals o) p;
+  DROP TABLE proposals;
+  CREATE INDEX proposal_log_at ON proposal_log (at);
+  CREATE INDEX proposal_log_agent ON proposal_log (agent);
+  CREATE INDEX proposal_log_outcome ON proposal_log (outcome);
+  CREATE VIEW proposals AS
+    SELECT p.seq, p.at, substr(p.at, 1, 10) AS day, p.agent, p.run, coalesce(p.text, l.text) AS text,
+      coalesce(p.impact, l.impact) AS impact, p.outcome, p.learning_id, p.reason
+    FROM proposal_log p LEFT JOIN learnings l ON p.text IS NULL AND l.id = p.learning_id;
+
+  DROP TRIGGER learnings_log_deleted;
+  CREATE TRIGGER learnings_log_deleted AFTER DELETE ON learnings BEGIN
+    INSERT INTO learning_deletions (learning_rowid, agent) VALUES (old.rowid, old.agent);
+    DELETE FROM run_given WHERE learning_rowid = old.rowid;
+    DELETE FROM learning_changes WHERE learning_rowid = old.rowid;
+    UPDATE proposal_log SET text = old.text, impact = old.impact WHERE at = old.first_at AND learning_id = old.id AND text IS NULL;
+  END;
+
+  DROP INDEX learnings_agent_state;
+  CREATE INDEX learnings_agent_state ON learnings (agent, state);
+
+  DROP TABLE learnings_fts;
+  CREATE VIRTUAL TABLE learnings_fts USING fts5 (
+    text, content = 'learnings', content_rowid = 'rowid', tokenize = 'unicode61 remove_diacritics 2', columnsize = 0
+  );
+  INSERT INTO learnings_fts (learnings_fts) VALUES ('rebuild');
   `,
 ];
 
