@@ -50,7 +50,7 @@ export function backupsDir(factory: string): string {
 }
 
 /** `ledger-2026-11-29T20-33-37Z.sqlite`: sorts by time, and is a valid file name everywhere. */
-function backupName(at: Date): string {
+export function backupName(at: Date): string {
   const iso = at.toISOString(); // 2026-11-29T20:33:37.123Z
   return `ledger-${iso.slice(0, 10)}T${iso.slice(11, 19).replace(/:/g, '-')}Z.sqlite`;
 }

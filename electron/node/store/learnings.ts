@@ -228,18 +228,22 @@ export function decideLearnings(
   const rule = DECISION_RULES[kind];
   return db.transaction((): DecisionResult => {
     const ids = targetIds(db, target);
-    const params = { ids: JSON.stringify(ids), at, day: utcDay(at), kind: kind === 'reject' ? 'rejected' : 'kept', by, reason, after: rule.to };
+    const params = { ids: JSON.stringify(ids), at, kind: kind === 'reject' ? 'rejected' : 'kept', by, reason, after: rule.to };
     const applies = `l.state IN (${rule.from.map((state) => `'${state}'`).join(', ')})`;
-    // The history lines first, while the rows still hold the fields their undo snapshots keep.
     const before = new Map(
-      (stmt(
-        db,
-        `INSERT INTO learning_history (learning_id, at, day, kind, by, reason, state_before, state_after, undo)
-         SELECT l.id, @at, @day, @kind, @by, @reason, l.state, @after, ${SNAPSHOT_JSON}
-         FROM json_each(@ids) j JOIN learnings l ON l.id = j.value WHERE ${applies} ORDER BY j.key
-         RETURNING learning_id, state_before`,
-      ).all(params) as { learning_id: string; state_before: LearningState }[]).map((h) => [h.learning_id, h.state_before]),
+      (stmt(db, `SELECT l.id, l.state FROM json_each(@ids) j JOIN learnings l ON l.id = j.value WHERE ${applies}`)
+        .all({ ids: params.ids }) as { id: string; state: LearningState }[]).map((l) => [l.id, l.state]),
     );
+    // The history lines first, while the rows still hold the fields their undo snapshots keep;
+    // straight into the table in the ledger's codes, as addHistory writes them.
+    stmt(
+      db,
+      `INSERT INTO learning_changes (learning_rowid, at, kind, by, reason, state_before, state_after, undo)
+       SELECT l.rowid, @at, k.code, @by, nullif(@reason, k.usual_reason), b.code, a.code, ${SNAPSHOT_JSON}
+       FROM json_each(@ids) j JOIN learnings l ON l.id = j.value
+         JOIN history_kinds k ON k.name = @kind JOIN learning_states b ON b.name = l.state JOIN learning_states a ON a.name = @after
+       WHERE ${applies} ORDER BY j.key`,
+    ).run(params);
     const changed = new Map(
       (stmt(db, `UPDATE learnings AS l SET ${decisionSets(kind)} WHERE l.id IN (SELECT value FROM json_each(@ids)) AND ${applies} RETURNING id, agent, text`)
         .all(params) as ChangedLearning[]).map((l) => [l.id, l]),
@@ -342,9 +346,12 @@ export function undoDecisions(db: Db, ids: readonly string[], input: DecisionInp
     if (lines.length > 0) {
       stmt(
         db,
-        `INSERT INTO learning_history (learning_id, at, day, kind, by, reason, state_before, state_after)
-         SELECT j.value ->> 0, @at, @day, 'undone', @by, j.value ->> 3, j.value ->> 1, j.value ->> 2 FROM json_each(@lines) j ORDER BY j.key`,
-      ).run({ at, day: utcDay(at), by, lines: JSON.stringify(lines) });
+        `INSERT INTO learning_changes (learning_rowid, at, kind, by, reason, state_before, state_after)
+         SELECT l.rowid, @at, k.code, @by, nullif(j.value ->> 3, k.usual_reason), b.code, a.code
+         FROM json_each(@lines) j JOIN learnings l ON l.id = j.value ->> 0 JOIN history_kinds k ON k.name = 'undone'
+           JOIN learning_states b ON b.name = j.value ->> 1 JOIN learning_states a ON a.name = j.value ->> 2
+         ORDER BY j.key`,
+      ).run({ at, by, lines: JSON.stringify(lines) });
     }
     result.agents = [...agents].sort();
     markExportPending(db, result.agents);
