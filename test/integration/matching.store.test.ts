@@ -15,6 +15,7 @@ import { insertLearning } from '../../electron/node/store/learnings.js';
 import { applyProposal } from '../../electron/node/store/proposals.js';
 import { forgetMatchIndex, matchingLearnings, syncMatchIndex } from '../../electron/node/store/matching.js';
 import { seededRandom } from '../../electron/rules/seededRandom.js';
+import { provisionalLearning } from '../support/learnings.js';
 
 const SETTINGS = { ...DEFAULT_SETTINGS.learnings };
 
@@ -60,24 +61,7 @@ function text(next: () => number): string {
 }
 
 function learning(id: string, agent: string, t: string, at: string): Learning {
-  return {
-    id,
-    agent,
-    text: t,
-    impact: 'low',
-    state: 'provisional',
-    proposals: 1,
-    rediscoveries: 0,
-    echoes: 0,
-    runs_left: 5,
-    first_at: at,
-    last_at: at,
-    live_since: at,
-    lapsed_at: null,
-    decided_by: null,
-    decided_at: null,
-    reason: null,
-  };
+  return provisionalLearning({ id, agent, text: t }, at);
 }
 
 describe('candidate lookup', () => {

@@ -13,6 +13,7 @@ import { insertLearning } from '../../electron/node/store/learnings.js';
 import { ftsQuery, matchingRowidsOf, searchWords } from '../../electron/node/store/learningList.js';
 import { SearchIndex, hasSlot } from '../../electron/node/store/searchIndex.js';
 import { tempLedger } from '../support/ledger.js';
+import { provisionalLearning } from '../support/learnings.js';
 
 let factory: string;
 let db: Db;
@@ -33,25 +34,7 @@ const PIECES = [
 const JOINS = [' ', ' ', ' ', '', '-', '_', '—', '.', '/', ': ', '…', '\u00a0', '\t', "'", '’', '"', '(', ')', '*', '+'];
 
 function learning(i: number, text: string): Learning {
-  const at = new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString();
-  return {
-    id: `lrn_${i}`,
-    agent: 'builder',
-    text,
-    impact: 'low',
-    state: 'provisional',
-    proposals: 1,
-    rediscoveries: 0,
-    echoes: 0,
-    runs_left: 5,
-    first_at: at,
-    last_at: at,
-    live_since: at,
-    lapsed_at: null,
-    decided_by: null,
-    decided_at: null,
-    reason: null,
-  };
+  return provisionalLearning({ id: `lrn_${i}`, text }, new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString());
 }
 
 function drawer(seed: number) {
