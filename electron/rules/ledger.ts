@@ -13,7 +13,8 @@
  * - Runs are counted against a learning only when it was already live when the run started; a
  *   run that did not see a learning is no evidence against it.
  */
-import type { Impact, Learning, LearningState } from '../../shared/domain.js';
+import { z } from 'zod';
+import { Learning as LearningSchema, type Impact, type Learning, type LearningState } from '../../shared/domain.js';
 import { humanDay } from './time.js';
 
 /** The settings these rules read (a subset of `layover.toml`'s `[learnings]`). */
@@ -157,42 +158,37 @@ export function compareForRun(
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
-/** The fields a person's decision overwrites, kept so that undo restores them exactly. */
-export interface DecisionSnapshot {
-  state: LearningState;
-  runs_left: number;
-  live_since: string | null;
-  lapsed_at: string | null;
-  decided_by: string | null;
-  decided_at: string | null;
-  reason: string | null;
-}
+/**
+ * The fields a person's decision overwrites, kept so that undo restores them exactly: a part of
+ * the one `Learning` schema (shared/domain.ts), so a snapshot read back from the ledger is checked
+ * as the learning's own fields are.
+ */
+export const DecisionSnapshot = LearningSchema.pick({
+  state: true,
+  runs_left: true,
+  live_since: true,
+  lapsed_at: true,
+  decided_by: true,
+  decided_at: true,
+  reason: true,
+});
+export type DecisionSnapshot = z.infer<typeof DecisionSnapshot>;
 
 /**
  * The fields of a {@link DecisionSnapshot}, in the order its JSON lists them. The ledger builds a
  * bulk decision's snapshots in SQL from this list (store/learnings.ts), so a field added to the
- * snapshot here is restored by undo on both paths; a field missing here would be lost on undo.
+ * snapshot is restored by undo on both paths.
  */
-export const SNAPSHOT_FIELDS = ['state', 'runs_left', 'live_since', 'lapsed_at', 'decided_by', 'decided_at', 'reason'] as const satisfies readonly (keyof DecisionSnapshot)[];
+export const SNAPSHOT_FIELDS = Object.keys(DecisionSnapshot.shape) as Array<keyof DecisionSnapshot>;
 
+/** The snapshot of `l`: its fields the schema names, nothing else. */
 export function snapshotOf(l: Learning): DecisionSnapshot {
-  return Object.fromEntries(SNAPSHOT_FIELDS.map((field) => [field, l[field]])) as unknown as DecisionSnapshot;
+  return DecisionSnapshot.parse(l);
 }
 
+/** Whether a snapshot read back from the ledger is one undo can restore. */
 export function isDecisionSnapshot(value: unknown): value is DecisionSnapshot {
-  if (typeof value !== 'object' || value === null) return false;
-  const v = value as Record<string, unknown>;
-  const nullableString = (x: unknown) => x === null || typeof x === 'string';
-  return (
-    typeof v.state === 'string' &&
-    ['provisional', 'confirmed', 'lapsed', 'rejected'].includes(v.state) &&
-    typeof v.runs_left === 'number' &&
-    nullableString(v.live_since) &&
-    nullableString(v.lapsed_at) &&
-    nullableString(v.decided_by) &&
-    nullableString(v.decided_at) &&
-    nullableString(v.reason)
-  );
+  return DecisionSnapshot.safeParse(value).success;
 }
 
 export interface Decision {

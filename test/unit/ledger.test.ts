@@ -10,6 +10,8 @@ import {
   newLearning,
   reject,
   snapshotOf,
+  SNAPSHOT_FIELDS,
+  isDecisionSnapshot,
   undo,
   wilsonLower,
   type ScreenedProposal,
@@ -153,6 +155,15 @@ describe("a person's decisions", () => {
     const rejected = reject(before, d)!;
     const restored = undo({ ...rejected, echoes: 5 }, snapshotOf(before));
     expect(restored).toEqual({ ...before, echoes: 5 });
+  });
+
+  it('a decision keeps exactly the fields it overwrites, and a kept snapshot undo could not restore is not taken for one', () => {
+    const snapshot = snapshotOf(learning({ state: 'lapsed', runs_left: 0, lapsed_at: '2026-01-20T00:00:00.000Z' }));
+    expect(Object.keys(snapshot)).toEqual([...SNAPSHOT_FIELDS]);
+    expect(isDecisionSnapshot(JSON.parse(JSON.stringify(snapshot)))).toBe(true);
+    for (const broken of [{ ...snapshot, state: 'gone' }, { ...snapshot, runs_left: '3' }, { ...snapshot, runs_left: 1.5 }, { ...snapshot, reason: 7 }, null, 'x']) {
+      expect(isDecisionSnapshot(broken), JSON.stringify(broken)).toBe(false);
+    }
   });
 });
 
