@@ -9,22 +9,45 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { z } from 'zod';
 import { removeStaleTemps, writeFileAtomic } from './atomicFile.js';
 
 const APP_FOLDER = 'layover-desk';
 
-export interface WindowState {
-  x?: number;
-  y?: number;
-  width: number;
-  height: number;
-  maximized: boolean;
-}
+/** The smallest window worth restoring; a smaller stored size is someone's accident, not a choice. */
+const MIN_WIDTH = 200;
+const MIN_HEIGHT = 150;
 
-export interface UserState {
-  lastFactory?: string;
-  window?: WindowState;
-}
+/**
+ * The window's place as stored: whole pixels, at least the smallest size worth restoring; a
+ * position only when both coordinates are there (half a position would put the window anywhere).
+ */
+const WindowStateSchema = z
+  .object({
+    x: z.number().optional().catch(undefined),
+    y: z.number().optional().catch(undefined),
+    width: z.number().min(MIN_WIDTH),
+    height: z.number().min(MIN_HEIGHT),
+    maximized: z.unknown().transform((value) => value === true),
+  })
+  .transform(({ x, y, width, height, maximized }) => ({
+    ...(x !== undefined && y !== undefined ? { x: Math.round(x), y: Math.round(y) } : {}),
+    width: Math.round(width),
+    height: Math.round(height),
+    maximized,
+  }));
+
+/**
+ * `state.json`, defined once. Each part that does not check out is dropped on its own (a broken
+ * window place keeps the last factory), since nothing here may stop the app from starting.
+ */
+const UserStateSchema = z.object({
+  lastFactory: z.string().refine((file) => path.isAbsolute(file)).optional().catch(undefined),
+  window: WindowStateSchema.optional().catch(undefined),
+});
+
+export type WindowState = z.output<typeof WindowStateSchema>;
+export type UserState = z.output<typeof UserStateSchema>;
 
 /**
  * The per-user data folder: `$LAYOVER_USER_DATA` if set (tests, portable installs), else the
@@ -47,22 +70,6 @@ function statePath(dataDir: string): string {
   return path.join(dataDir, 'state.json');
 }
 
-function finite(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value);
-}
-
-function readWindow(value: unknown): WindowState | undefined {
-  if (!value || typeof value !== 'object') return undefined;
-  const v = value as Record<string, unknown>;
-  if (!finite(v.width) || !finite(v.height) || v.width < 200 || v.height < 150) return undefined;
-  const state: WindowState = { width: Math.round(v.width), height: Math.round(v.height), maximized: v.maximized === true };
-  if (finite(v.x) && finite(v.y)) {
-    state.x = Math.round(v.x);
-    state.y = Math.round(v.y);
-  }
-  return state;
-}
-
 export function readUserState(dataDir: string): UserState {
   let raw: unknown;
   try {
@@ -70,13 +77,10 @@ export function readUserState(dataDir: string): UserState {
   } catch {
     return {};
   }
-  if (!raw || typeof raw !== 'object') return {};
-  const r = raw as Record<string, unknown>;
-  const state: UserState = {};
-  if (typeof r.lastFactory === 'string' && path.isAbsolute(r.lastFactory)) state.lastFactory = r.lastFactory;
-  const window = readWindow(r.window);
-  if (window) state.window = window;
-  return state;
+  const parsed = UserStateSchema.safeParse(raw);
+  if (!parsed.success) return {};
+  const { lastFactory, window } = parsed.data;
+  return { ...(lastFactory !== undefined ? { lastFactory } : {}), ...(window !== undefined ? { window } : {}) };
 }
 
 /**

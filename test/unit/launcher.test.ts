@@ -101,6 +101,18 @@ describe('the user data folder', () => {
     fs.writeFileSync(path.join(tmp, 'state.json'), JSON.stringify({ lastFactory: 'relative/path', window: { width: -5, height: 10 } }));
     expect(readUserState(tmp)).toEqual({});
   });
+
+  it('drops each stored part that does not check out on its own, and restores a position only when both coordinates are there', () => {
+    const stored = (state: unknown) => fs.writeFileSync(path.join(tmp, 'state.json'), JSON.stringify(state));
+    stored({ lastFactory: '/f1', window: { width: 100, height: 700 } });
+    expect(readUserState(tmp)).toEqual({ lastFactory: '/f1' });
+    stored({ lastFactory: 'relative', window: { x: 10.4, y: 20.6, width: 900.2, height: 700, maximized: 'yes' } });
+    expect(readUserState(tmp)).toEqual({ window: { x: 10, y: 21, width: 900, height: 700, maximized: false } });
+    stored({ window: { x: 10, width: 900, height: 700, maximized: true } });
+    expect(readUserState(tmp)).toEqual({ window: { width: 900, height: 700, maximized: true } });
+    stored(['not', 'an', 'object']);
+    expect(readUserState(tmp)).toEqual({});
+  });
 });
 
 describe('choosing the factory', () => {
