@@ -458,15 +458,6 @@ export function* ingestSteps(db: Db, factory: string, options: IngestOptions): G
   let runsFinished = 0;
   const ahead = new ScreenAhead();
   try {
-    yield* readFiles();
-  } finally {
-    ahead.close();
-  }
-
-  const exported = options.export === false ? [] : exportPending(db, factory, settingsNow().learnings.max_per_run);
-  return { ...progress, exported, fatal_help: fatal, runs_finished: runsFinished, refused_files: refusedFiles(db) };
-
-  function* readFiles(): Generator<IngestProgress, void> {
     for (const f of files) {
       const fd = openEventFile(dir, f.name);
       if (fd === null) continue;
@@ -522,7 +513,12 @@ export function* ingestSteps(db: Db, factory: string, options: IngestOptions): G
         fs.closeSync(fd);
       }
     }
+  } finally {
+    ahead.close();
   }
+
+  const exported = options.export === false ? [] : exportPending(db, factory, settingsNow().learnings.max_per_run);
+  return { ...progress, exported, fatal_help: fatal, runs_finished: runsFinished, refused_files: refusedFiles(db) };
 }
 
 /** Catches up in one go (the CLI). */
