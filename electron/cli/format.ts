@@ -1,4 +1,5 @@
 /** How the commands render for a terminal, one way for all of them. */
+import { firstListed } from '../rules/listing.js';
 
 /** A one-line rendering of a text for a terminal listing, cut at `max` characters (code points). */
 export function clip(text: string, max = 80): string {
@@ -12,13 +13,8 @@ export function plural(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/**
- * At most `most` of `items`, joined, then how many more and where to see them all: a catch-up of
- * a long history finds thousands of fatal help requests, and a line of thousands of ids tells a
- * person nothing (the full list is one command away, and in `--json`).
- */
-export function listedUpTo(items: readonly string[], most: number, seeAll: string): string {
-  if (items.length <= most) return items.join(', ');
-  return `${items.slice(0, most).join(', ')} … and ${items.length - most} more (${seeAll})`;
+/** The first of `items`, joined, then how many more and where to see them all (rules/listing.ts). */
+export function listedUpTo(items: readonly string[], seeAll: string): string {
+  const { listed, more } = firstListed(items);
+  return more === 0 ? items.join(', ') : `${listed.join(', ')} … and ${more} more (${seeAll})`;
 }
-

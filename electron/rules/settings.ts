@@ -13,6 +13,7 @@
  */
 import { parse, TomlError } from 'smol-toml';
 import { z } from 'zod';
+import { firstListed } from './listing.js';
 
 /** A count a setting holds: whole, at least `least`, small enough to count with exactly. */
 const count = (least: 0 | 1) =>
@@ -126,17 +127,10 @@ function checkValue(key: string, value: unknown, floatsAreNumbers: boolean): num
   return whole;
 }
 
-/**
- * The most warnings (or errors) about one file that are listed one by one. A file with 200,000
- * unknown keys would otherwise print 200,000 lines on every command and fill the window: the
- * first ones say what is wrong, the count says how much.
- */
-export const MAX_LISTED_PROBLEMS = 20;
-
-/** The first `MAX_LISTED_PROBLEMS` of `problems`, then one "and N more" line. */
+/** The first problems about one file one by one, then one "and N more" line. */
 function capped(problems: string[], what: string): string[] {
-  if (problems.length <= MAX_LISTED_PROBLEMS) return problems;
-  return [...problems.slice(0, MAX_LISTED_PROBLEMS), `and ${problems.length - MAX_LISTED_PROBLEMS} more ${what}`];
+  const { listed, more } = firstListed(problems);
+  return more === 0 ? problems : [...listed, `and ${more} more ${what}`];
 }
 
 function check(raw: unknown, floatsAreNumbers: boolean): SettingsResult {

@@ -1,6 +1,6 @@
 /** A layover.toml with very many unknown keys is warned about in a bounded number of lines. */
 import { expect, it } from 'vitest';
-import { MAX_LISTED_PROBLEMS } from '../../electron/rules/settings.js';
+import { MOST_LISTED } from '../../electron/rules/listing.js';
 import { runIn } from '../support/cli.js';
 import { freshFactoryEachTest, writeSettings } from '../support/factory.js';
 
@@ -16,8 +16,8 @@ it('a layover.toml with 200,000 unknown keys warns about the first 20 and then s
     const result = await runIn(factory, ...argv);
     expect({ argv, code: result.code }).toEqual({ argv, code: 0 });
     const warnings = result.stderr.split('\n').filter((line) => line.startsWith('warning: '));
-    expect(warnings).toHaveLength(MAX_LISTED_PROBLEMS + 1);
+    expect(warnings).toHaveLength(MOST_LISTED + 1);
     expect(warnings[0]).toBe('warning: layover.toml: unknown key learnings.unknown_0 is ignored');
-    expect(warnings.at(-1)).toBe(`warning: layover.toml: and ${UNKNOWN_KEYS - MAX_LISTED_PROBLEMS} more warnings`);
+    expect(warnings.at(-1)).toBe(`warning: layover.toml: and ${UNKNOWN_KEYS - MOST_LISTED} more warnings`);
   }
 });

@@ -4,9 +4,7 @@ import { refusedFiles, rereadFile } from '../../node/store/eventFiles.js';
 import { listedUpTo, plural } from '../format.js';
 import { withLedger } from '../ledgerAccess.js';
 import { DEFAULT_MAX_LINES, ingest } from '../../node/ingest.js';
-
-/** Refused lines, learnings files and fatal help requests named one by one at most; the rest are counted. */
-const MOST_LISTED = 20;
+import { firstListed } from '../../rules/listing.js';
 
 export const ingestCommand: Command = {
   name: ['ingest'],
@@ -55,11 +53,12 @@ export const ingestCommand: Command = {
         return;
       }
       io.stdout(`applied ${plural(result.applied, 'event', 'events')}, refused ${plural(result.refused.length, 'line', 'lines')}\n`);
-      for (const r of result.refused.slice(0, MOST_LISTED)) io.stdout(`  refused ${r.file}:${r.line}: ${r.reason}\n`);
-      if (result.refused.length > MOST_LISTED) io.stdout(`  … and ${result.refused.length - MOST_LISTED} more refused lines (--json lists them all)\n`);
-      if (result.exported.length > 0) io.stdout(`re-wrote learnings for: ${listedUpTo(result.exported, MOST_LISTED, '--json lists them all')}\n`);
+      const refused = firstListed(result.refused);
+      for (const r of refused.listed) io.stdout(`  refused ${r.file}:${r.line}: ${r.reason}\n`);
+      if (refused.more > 0) io.stdout(`  … and ${refused.more} more refused lines (--json lists them all)\n`);
+      if (result.exported.length > 0) io.stdout(`re-wrote learnings for: ${listedUpTo(result.exported, '--json lists them all')}\n`);
       if (result.fatal_help.length > 0) {
-        io.stdout(`new fatal help requests: ${listedUpTo(result.fatal_help, MOST_LISTED, 'layover-desk help-requests lists them')}\n`);
+        io.stdout(`new fatal help requests: ${listedUpTo(result.fatal_help, 'layover-desk help-requests lists them')}\n`);
       }
     });
   },
