@@ -1,5 +1,6 @@
 import { useSlice, useStores } from '../state/context.js';
 import { VIEWS, VIEW_TITLES, href } from '../state/nav.js';
+import { ActingAs } from './ActingAs.js';
 import { OpenFactory } from './OpenFactory.js';
 
 export function NavBar() {
@@ -28,6 +29,7 @@ export function NavBar() {
         </ul>
       </nav>
       <span className="spacer-flex" />
+      <ActingAs />
       <OpenFactory />
       <button type="button" onClick={() => ui.getState().setSheet(true)} aria-keyshortcuts="?">
         Shortcuts <kbd>?</kbd>
