@@ -15,15 +15,25 @@ export function useActor(): string {
 export function ActingAs() {
   const { desk } = useStores();
   const actor = useActor();
-  const osUser = useSlice(desk, (s) => s.info?.os_user ?? '');
   const editing = useSlice(desk, (s) => s.editingActor);
-  const [name, setName] = useState('');
-  const close = () => desk.getState().setEditingActor(false);
 
-  function open() {
-    setName(actor);
-    desk.getState().setEditingActor(true);
-  }
+  return (
+    <>
+      <button type="button" className="acting-as" onClick={() => desk.getState().setEditingActor(true)} aria-haspopup="dialog">
+        Acting as <strong>{actor}</strong>
+      </button>
+      {editing && <ActingAsDialog />}
+    </>
+  );
+}
+
+/** Changes the name, starting from the one in use; opened from the top bar or the reply form. */
+function ActingAsDialog() {
+  const { desk } = useStores();
+  const osUser = useSlice(desk, (s) => s.info?.os_user ?? '');
+  const current = useActor();
+  const [name, setName] = useState(current);
+  const close = () => desk.getState().setEditingActor(false);
 
   function submit(event: React.FormEvent) {
     event.preventDefault();
@@ -31,38 +41,31 @@ export function ActingAs() {
   }
 
   return (
-    <>
-      <button type="button" className="acting-as" onClick={open} aria-haspopup="dialog">
-        Acting as <strong>{actor}</strong>
-      </button>
-      {editing && (
-        <Dialog title="Who are you acting as?" onClose={close} initialFocus="input">
-          <form onSubmit={submit}>
-            <label htmlFor="acting-as-name">Your name</label>
-            <input
-              id="acting-as-name"
-              className="wide-input"
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-              autoComplete="name"
-              maxLength={200}
-              aria-describedby="acting-as-hint"
-            />
-            <p id="acting-as-hint" className="hint">
-              Replies, resolves, rejections, keeps and undos from this window are recorded under this name, remembered on
-              this computer. Leave it empty to act as this computer's account{osUser ? ` (${osUser})` : ''}.
-            </p>
-            <div className="dialog-actions">
-              <button type="button" onClick={close}>
-                Cancel
-              </button>
-              <button type="submit" className="primary">
-                Act as {name.trim() || osUser || 'this account'}
-              </button>
-            </div>
-          </form>
-        </Dialog>
-      )}
-    </>
+    <Dialog title="Who are you acting as?" onClose={close} initialFocus="input">
+      <form onSubmit={submit}>
+        <label htmlFor="acting-as-name">Your name</label>
+        <input
+          id="acting-as-name"
+          className="wide-input"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          autoComplete="name"
+          maxLength={200}
+          aria-describedby="acting-as-hint"
+        />
+        <p id="acting-as-hint" className="hint">
+          Replies, resolves, rejections, keeps and undos from this window are recorded under this name, remembered on this
+          computer. Leave it empty to act as this computer's account{osUser ? ` (${osUser})` : ''}.
+        </p>
+        <div className="dialog-actions">
+          <button type="button" onClick={close}>
+            Cancel
+          </button>
+          <button type="submit" className="primary">
+            Act as {name.trim() || osUser || 'this account'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
   );
 }
