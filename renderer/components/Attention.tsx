@@ -68,8 +68,7 @@ export function NotifyToggle() {
       setOn(false);
       return;
     }
-    const permission = Notification.permission === 'granted' ? 'granted' : await Notification.requestPermission();
-    const granted = permission === 'granted';
+    const granted = (await Notification.requestPermission()) === 'granted';
     rememberOptIn(granted);
     setOn(granted);
     setRefused(!granted);
