@@ -97,7 +97,7 @@ test.describe('the learning detail', () => {
     const actions = detail.getByRole('group', { name: 'Decide on this learning' });
     await expect(detail.locator('.mono').first()).toHaveText(id);
 
-    await actions.getByRole('button', { name: `Keep as ${osUser}` }).click();
+    await actions.getByRole('button', { name: `Keep this learning as ${osUser}` }).click();
     await expect(page.getByRole('status').filter({ hasText: `Kept 1 learning as ${osUser}.` })).toBeVisible();
     expect((await call(page, 'learnings.detail', { id })).learning).toMatchObject({ state: 'confirmed', decided_by: osUser });
 
@@ -105,7 +105,7 @@ test.describe('the learning detail', () => {
     await expect(page.getByRole('status').filter({ hasText: `Undone as ${osUser}: 1 restored.` })).toBeVisible();
     expect((await call(page, 'learnings.detail', { id })).learning.state).toBe('provisional');
 
-    await actions.getByRole('button', { name: 'Reject 1 learning…' }).click();
+    await actions.getByRole('button', { name: 'Reject this learning…' }).click();
     const dialog = page.getByRole('dialog');
     await expect(dialog).toContainText(`Reject 1 learning as ${osUser}?`);
     await dialog.getByLabel('Reason (optional)').fill('read the evidence');

@@ -1,7 +1,6 @@
 import type { NextRun, RunEvidence } from '../../../shared/api.js';
 import type { HistoryEntry } from '../../../shared/domain.js';
 import { count, percent, runsLeft } from '../../lib/format.js';
-import { actionPhrase } from '../../lib/phrases.js';
 import { useSlice, useStores } from '../../state/context.js';
 import { href } from '../../state/nav.js';
 import { useActor } from '../ActingAs.js';
@@ -85,12 +84,12 @@ export function LearningDetail() {
       <div className="detail-actions" role="group" aria-label="Decide on this learning">
         {detail.decisions.includes('reject') && (
           <button type="button" className="danger" disabled={busy} onClick={() => ui.getState().openDialog('reject-detail')}>
-            {actionPhrase('Reject', 1, false, {})}…
+            Reject this learning…
           </button>
         )}
         {detail.decisions.includes('keep') && (
           <button type="button" disabled={busy} onClick={() => void keepSelected(stores, { id: l.id })}>
-            Keep as {actor}
+            Keep this learning as {actor}
           </button>
         )}
         {undoable && toastIds && (
