@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { DeskApi } from '../shared/api.js';
+import { notifyFatal, useAttentionTitle } from './components/Attention.js';
 import { Keyboard } from './components/Keyboard.js';
 import { NavBar } from './components/NavBar.js';
 import { ShortcutSheet } from './components/ShortcutSheet.js';
@@ -11,12 +12,11 @@ import { Activity } from './views/Activity.js';
 import { Learnings } from './views/Learnings.js';
 import { NeedsYou } from './views/NeedsYou.js';
 import { Runs } from './views/Runs.js';
-import type { HelpRequest } from '../shared/domain.js';
 
-function notifyFatal(stores: Stores, request: HelpRequest): void {
-  if (stores.desk.getState().info?.host !== 'electron') return;
-  if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
-  new Notification(`${request.agent} needs you`, { body: request.question.slice(0, 200) });
+/** The title's count needs the stores' context, so it lives in a child of the provider. */
+function AttentionTitle() {
+  useAttentionTitle();
+  return null;
 }
 
 function Views() {
@@ -39,7 +39,6 @@ export function App({ api, stores: given }: { api: DeskApi; stores?: Stores }) {
   const sheet = useSlice(stores.ui, (s) => s.sheet);
 
   useEffect(() => {
-    document.title = 'Layover Desk';
     const onHash = () => stores.nav.getState().sync();
     window.addEventListener('hashchange', onHash);
     const off = wireLive(stores, { onFatal: (r) => notifyFatal(stores, r) });
@@ -65,6 +64,7 @@ export function App({ api, stores: given }: { api: DeskApi; stores?: Stores }) {
         <UndoToast />
         {sheet && <ShortcutSheet onClose={() => stores.ui.getState().setSheet(false)} />}
         <Keyboard />
+        <AttentionTitle />
       </div>
     </StoresContext.Provider>
   );

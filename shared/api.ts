@@ -83,6 +83,21 @@ export const RunEvidence = z.object({
 });
 export type RunEvidence = z.infer<typeof RunEvidence>;
 
+/**
+ * Whether a learning is in its agent's next run, and where (docs/window.md#learnings): its rank
+ * in the run order and how many the run is given (`of`, at most the `max_per_run` cap), or its
+ * rank below the cap, or that its state is not given to runs at all. Display only.
+ */
+export const NextRun = z.discriminatedUnion('place', [
+  z.object({ place: z.literal('in_run'), rank: z.number().int().min(1), of: z.number().int().min(1), cap: z.number().int().min(0) }),
+  z.object({ place: z.literal('below_cap'), rank: z.number().int().min(1), cap: z.number().int().min(0) }),
+  z.object({ place: z.literal('not_given'), state: z.enum(['lapsed', 'rejected']) }),
+]);
+export type NextRun = z.infer<typeof NextRun>;
+
+/** A person's decision over learnings, as the window offers it. */
+export const DecisionKind = z.enum(['reject', 'keep']);
+
 export const LedgerProblem = z.object({
   file: z.string(),
   message: z.string(),
@@ -183,6 +198,9 @@ export const CALLS = {
       given: RunEvidence,
       agent_overall: RunEvidence,
       runs: z.array(Run),
+      next_run: NextRun,
+      /** The decisions that would change this learning now (the ledger's rules decide which). */
+      decisions: z.array(DecisionKind),
     }),
   ),
   'learnings.reject': call(

@@ -443,7 +443,8 @@ export class Desk implements DeskPort {
         return this.switchTo(target);
       },
       'learnings.query': (input) => queryLearnings(this.db(), input),
-      'learnings.detail': (input) => learningDetail(this.db(), input.id) ?? notFound(`no learning ${input.id}`),
+      'learnings.detail': (input) =>
+        learningDetail(this.db(), input.id, this.session.settings.current().learnings.max_per_run) ?? notFound(`no learning ${input.id}`),
       'learnings.reject': (input) => decision(input, 'reject'),
       'learnings.keep': (input) => decision(input, 'keep'),
       'learnings.undo': (input) => {

@@ -7,7 +7,8 @@
  * transaction as the change, and cleared only after the file is written, so a crash in between
  * leaves the mark and the next export catches up.
  */
-import type { Impact, LearningState } from '../../shared/domain.js';
+import type { NextRun } from '../../shared/api.js';
+import type { Impact, Learning, LearningState } from '../../shared/domain.js';
 import { compareForRun } from '../rules/ledger.js';
 import { isAgentName } from '../rules/events.js';
 import type { Db } from './store/db.js';
@@ -29,6 +30,16 @@ export interface LearningsFile {
 }
 
 /**
+ * The order a run is given its agent's learnings in, as SQL: {@link compareForRun} (the rule,
+ * docs/rules.md#learnings) spelled for SQLite. The export and the detail's "in the next run?"
+ * both rank with this one clause, so the rank the window shows is the place in the file the run
+ * reads; a second spelling could drift and show "rank 4" for a learning the run never sees.
+ */
+const RUN_ORDER_SQL = `CASE state WHEN 'confirmed' THEN 0 ELSE 1 END, CASE impact WHEN 'high' THEN 0 WHEN 'medium' THEN 1 ELSE 2 END, last_at DESC, id ASC`;
+/** The states a run is given (docs/rules.md#learnings): lapsed and rejected learnings are not. */
+const GIVEN_STATES_SQL = `state IN ('confirmed', 'provisional')`;
+
+/**
  * The learnings a run of each of `agents` is given now, in order, at most `maxPerRun` each: one
  * query over the (agent, state) index for all of them, as a decision over ten thousand learnings
  * re-exports every agent at once and the person waits for it.
@@ -37,11 +48,8 @@ export function activeForRuns(db: Db, agents: readonly string[], maxPerRun: numb
   const rows = stmt(
     db,
     `SELECT agent, id, text, state, impact, last_at FROM (
-       SELECT agent, id, text, state, impact, last_at, row_number() OVER (
-         PARTITION BY agent
-         ORDER BY CASE state WHEN 'confirmed' THEN 0 ELSE 1 END, CASE impact WHEN 'high' THEN 0 WHEN 'medium' THEN 1 ELSE 2 END, last_at DESC, id ASC
-       ) AS place
-       FROM learnings WHERE agent IN (SELECT value FROM json_each(?)) AND state IN ('confirmed', 'provisional'))
+       SELECT agent, id, text, state, impact, last_at, row_number() OVER (PARTITION BY agent ORDER BY ${RUN_ORDER_SQL}) AS place
+       FROM learnings WHERE agent IN (SELECT value FROM json_each(?)) AND ${GIVEN_STATES_SQL})
      WHERE place <= ?`,
   ).all(JSON.stringify(agents), Math.max(0, maxPerRun)) as Array<ExportedLearning & { agent: string; last_at: string }>;
   const byAgent = new Map(agents.map((agent) => [agent, [] as typeof rows]));
@@ -53,6 +61,26 @@ export function activeForRuns(db: Db, agents: readonly string[], maxPerRun: numb
 /** The learnings a run of `agent` is given now, in order, at most `maxPerRun`. */
 export function activeForRun(db: Db, agent: string, maxPerRun: number): ExportedLearning[] {
   return activeForRuns(db, [agent], maxPerRun).get(agent)!;
+}
+
+/**
+ * Where a learning stands for its agent's next run: its place in the run order among the agent's
+ * given learnings, and whether that place is within the `max_per_run` cap. Display only
+ * (docs/window.md#learnings): it answers "why did the run not see this?" without opening files.
+ */
+export function nextRunPlace(db: Db, learning: Pick<Learning, 'id' | 'agent' | 'state'>, maxPerRun: number): NextRun {
+  if (learning.state === 'lapsed' || learning.state === 'rejected') return { place: 'not_given', state: learning.state };
+  const cap = Math.max(0, maxPerRun);
+  const row = stmt(
+    db,
+    `SELECT place, total FROM (
+       SELECT id, row_number() OVER (ORDER BY ${RUN_ORDER_SQL}) AS place, count(*) OVER () AS total
+       FROM learnings WHERE agent = ? AND ${GIVEN_STATES_SQL})
+     WHERE id = ?`,
+  ).get(learning.agent, learning.id) as { place: number; total: number } | undefined;
+  if (!row) throw new Error(`learning ${learning.id} of ${learning.agent} is ${learning.state} but not among its agent's given learnings`);
+  if (row.place > cap) return { place: 'below_cap', rank: row.place, cap };
+  return { place: 'in_run', rank: row.place, of: Math.min(row.total, cap), cap };
 }
 
 /**

@@ -1,5 +1,7 @@
 import { useSlice, useStores } from '../state/context.js';
 import { VIEWS, VIEW_TITLES, href } from '../state/nav.js';
+import { ActingAs } from './ActingAs.js';
+import { NotifyToggle } from './Attention.js';
 import { OpenFactory } from './OpenFactory.js';
 
 export function NavBar() {
@@ -28,6 +30,8 @@ export function NavBar() {
         </ul>
       </nav>
       <span className="spacer-flex" />
+      <NotifyToggle />
+      <ActingAs />
       <OpenFactory />
       <button type="button" onClick={() => ui.getState().setSheet(true)} aria-keyshortcuts="?">
         Shortcuts <kbd>?</kbd>

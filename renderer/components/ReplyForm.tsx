@@ -5,7 +5,7 @@ import { matchShortcut } from '../lib/shortcuts.js';
 import { useSlice, useStores } from '../state/context.js';
 import { EMPTY_DRAFT, replyProblem } from '../state/help.js';
 import { href } from '../state/nav.js';
-import { storedResponder } from '../state/responder.js';
+import { useActor } from './ActingAs.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import { Time } from './Time.js';
 
@@ -46,12 +46,10 @@ export function ReplyForm({ request }: { request: HelpRequest }) {
   const stored = useSlice(help, (s) => s.drafts[request.id]);
   const error = useSlice(help, (s) => s.errors[request.id]);
   const pending = useSlice(help, (s) => s.pending[request.id]);
-  const osUser = useSlice(desk, (s) => s.info?.os_user ?? '');
+  const name = useActor();
   const [confirmResolve, setConfirmResolve] = useState(false);
 
   const draft = stored ?? EMPTY_DRAFT;
-  const defaultName = storedResponder() || osUser;
-  const name = draft.by ?? defaultName;
   const problem = replyProblem(request, draft);
   const unknownFlags = request.flags === null;
   const set = (patch: Parameters<ReturnType<typeof help.getState>['setDraft']>[1]) =>
@@ -59,7 +57,7 @@ export function ReplyForm({ request }: { request: HelpRequest }) {
 
   function send(event?: React.FormEvent) {
     event?.preventDefault();
-    void help.getState().reply(request.id, defaultName);
+    void help.getState().reply(request.id, desk.getState().actor());
   }
 
   return (
@@ -135,13 +133,12 @@ export function ReplyForm({ request }: { request: HelpRequest }) {
         aria-keyshortcuts="Control+Enter Meta+Enter"
         aria-describedby={problem ? `${uid}-problem` : undefined}
       />
-      <label htmlFor={`${uid}-by`}>Your name</label>
-      <input
-        id={`${uid}-by`}
-        value={name}
-        onChange={(e) => set({ by: e.target.value })}
-        autoComplete="name"
-      />
+      <p className="muted">
+        Replying as <strong>{name}</strong>{' '}
+        <button type="button" className="link" onClick={() => desk.getState().setEditingActor(true)}>
+          change
+        </button>
+      </p>
       {problem && (
         <p id={`${uid}-problem`} className="hint">
           {problem}
@@ -167,12 +164,12 @@ export function ReplyForm({ request }: { request: HelpRequest }) {
       </div>
       {confirmResolve && (
         <ConfirmDialog
-          title="Resolve without an answer?"
+          title={`Resolve without an answer as ${name}?`}
           confirm="Resolve"
           onCancel={() => setConfirmResolve(false)}
           onConfirm={() => {
             setConfirmResolve(false);
-            void help.getState().resolve(request.id, name);
+            void help.getState().resolve(request.id, desk.getState().actor());
           }}
         >
           <p>

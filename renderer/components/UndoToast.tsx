@@ -1,9 +1,11 @@
 import { useEffect, useState } from 'react';
 import { useSlice, useStores } from '../state/context.js';
+import { undoDecision } from './learnings/actions.js';
 
 /** The last decision, with Undo, for at least ten seconds (fifteen by default). */
 export function UndoToast() {
-  const { ui, learnings, desk } = useStores();
+  const stores = useStores();
+  const { ui, learnings } = stores;
   const toast = useSlice(ui, (s) => s.toast);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -20,10 +22,9 @@ export function UndoToast() {
   async function undo() {
     if (!toast?.undoIds) return;
     setBusy(true);
-    const ok = await learnings.getState().undo(toast.undoIds, desk.getState().actor());
+    const ok = await undoDecision(stores, toast.undoIds);
     setBusy(false);
-    if (ok) ui.getState().showToast(`Undone: ${toast.undoIds.length.toLocaleString('en-US')} restored.`, null, 5000);
-    else setError(learnings.getState().actionError ?? 'Undo failed');
+    if (!ok) setError(learnings.getState().actionError ?? 'Undo failed');
   }
 
   return (

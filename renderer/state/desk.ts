@@ -3,7 +3,7 @@ import { createStore } from 'zustand/vanilla';
 import { ApiError, type DeskApi, type DeskInfo } from '../../shared/api.js';
 import type { WatcherStatus } from '../../shared/domain.js';
 import { messageOf } from './errors.js';
-import { storedResponder } from './responder.js';
+import { rememberResponder, storedResponder } from './responder.js';
 
 export interface DeskState {
   info: DeskInfo | null;
@@ -23,8 +23,23 @@ export interface DeskState {
   openFactory(path?: string, create?: boolean): Promise<boolean>;
   cancelCreate(): void;
   restoreBackup(backup: string): Promise<boolean>;
-  /** Who a decision or reply is recorded as: the remembered name, else the OS account. */
+  /** The name the operator chose to act as ('' until one is chosen: the OS account is used). */
+  actingAs: string;
+  /** Whether the top bar's "Acting as" editor is open (the reply form's "change" opens it). */
+  editingActor: boolean;
+  /** Acts as `name` from now on, remembered on this computer; empty goes back to the OS account. */
+  setActingAs(name: string): void;
+  setEditingActor(open: boolean): void;
+  /** Who a decision or reply is recorded as: the chosen name, else the OS account. */
   actor(): string;
+}
+
+/**
+ * Who `state` acts as: the chosen name, else the OS account the Desk runs as (the same fallback
+ * the Desk applies to a reply with no name), so the top bar shows what will be recorded.
+ */
+export function actorOf(state: Pick<DeskState, 'actingAs' | 'info'>): string {
+  return state.actingAs || state.info?.os_user || 'operator';
 }
 
 export function createDeskStore(api: DeskApi) {
@@ -34,6 +49,8 @@ export function createDeskStore(api: DeskApi) {
     error: null,
     busy: false,
     confirmCreate: null,
+    actingAs: storedResponder(),
+    editingActor: false,
     async load() {
       try {
         const info = await api.call('desk.info', {});
@@ -75,8 +92,15 @@ export function createDeskStore(api: DeskApi) {
         return false;
       }
     },
+    setActingAs(name) {
+      rememberResponder(name);
+      set({ actingAs: name.trim(), editingActor: false });
+    },
+    setEditingActor(open) {
+      set({ editingActor: open });
+    },
     actor() {
-      return storedResponder() || get().info?.os_user || 'operator';
+      return actorOf(get());
     },
   }));
 }

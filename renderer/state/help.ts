@@ -8,12 +8,9 @@ import type { HelpRequest } from '../../shared/domain.js';
 import { parseFlagLines } from '../../shared/flags.js';
 import { parseRoutes } from '../lib/format.js';
 import { messageOf } from './errors.js';
-import { rememberResponder } from './responder.js';
 
 export interface Draft {
   answer: string;
-  /** Undefined until the operator edits it: the form then shows the remembered name. */
-  by?: string;
   workflow: string;
   flags: string;
   /** The operator states that the workflow takes no flags at all (the CLI's `--no-flags`). */
@@ -50,8 +47,17 @@ export interface HelpState {
   move(delta: number): void;
   listed(): HelpRequest[];
   setDraft(id: string, patch: Partial<Draft>): void;
-  reply(id: string, byFallback: string): Promise<boolean>;
+  /** `by`: who the window acts as (the desk store's actor), recorded as the responder. */
+  reply(id: string, by: string): Promise<boolean>;
   resolve(id: string, by: string): Promise<boolean>;
+}
+
+/**
+ * How many open fatal requests there are among `rows` (the open requests): the figure the tab
+ * title and the desktop app's dock badge show.
+ */
+export function openFatal(rows: readonly HelpRequest[]): number {
+  return rows.filter((r) => r.fatal && r.state === 'open').length;
 }
 
 /** Why Send is refused right now, or null when the reply may go. */
@@ -134,7 +140,7 @@ export function createHelpStore(api: DeskApi) {
     setDraft(id, patch) {
       set((s) => ({ drafts: { ...s.drafts, [id]: { ...EMPTY_DRAFT, ...s.drafts[id], ...patch } } }));
     },
-    async reply(id, byFallback) {
+    async reply(id, byName) {
       const state = get();
       const request = state.detail?.request.id === id ? state.detail.request : state.rows.find((r) => r.id === id);
       if (!request || state.pending[id]) return false;
@@ -144,7 +150,7 @@ export function createHelpStore(api: DeskApi) {
         set((s) => ({ errors: { ...s.errors, [id]: problem } }));
         return false;
       }
-      const by = (draft.by ?? byFallback).trim();
+      const by = byName.trim();
       const input: Parameters<typeof api.call<'help.reply'>>[1] = { id, answer: draft.answer.trim() };
       if (by) input.by = by;
       if (request.flags === null) {
@@ -156,7 +162,6 @@ export function createHelpStore(api: DeskApi) {
       set((s) => ({ pending: { ...s.pending, [id]: 'reply' } }));
       try {
         const answered = await api.call('help.reply', input);
-        if (by) rememberResponder(by);
         set((s) => ({
           drafts: withoutKey(s.drafts, id),
           errors: withoutKey(s.errors, id),
@@ -175,7 +180,6 @@ export function createHelpStore(api: DeskApi) {
       set((s) => ({ pending: { ...s.pending, [id]: 'resolve' } }));
       try {
         const resolved = await api.call('help.resolve', by.trim() ? { id, by: by.trim() } : { id });
-        rememberResponder(by);
         set((s) => ({
           errors: withoutKey(s.errors, id),
           pending: withoutKey(s.pending, id),

@@ -67,8 +67,9 @@ export interface LearningsState {
   loadDetail(): Promise<void>;
   selectionCount(): number;
   target(): LearningTarget | null;
-  reject(by: string, reason?: string): Promise<string[] | null>;
-  keep(by: string): Promise<string[] | null>;
+  /** Decide over `target`, by default the selection (`target()`); the detail names its one learning. */
+  reject(by: string, reason?: string, target?: LearningTarget): Promise<string[] | null>;
+  keep(by: string, target?: LearningTarget): Promise<string[] | null>;
   undo(ids: string[], by: string): Promise<boolean>;
 }
 
@@ -140,8 +141,13 @@ export function createLearningsStore(api: DeskApi) {
       void get().reload();
     }
 
-    async function decide(kind: 'reject' | 'keep', by: string, reason?: string): Promise<string[] | null> {
-      const target = get().target();
+    async function decide(
+      kind: 'reject' | 'keep',
+      by: string,
+      reason: string | undefined,
+      chosen: LearningTarget | undefined,
+    ): Promise<string[] | null> {
+      const target = chosen ?? get().target();
       if (!target) return null;
       set({ busy: true, actionError: null });
       try {
@@ -310,11 +316,11 @@ export function createLearningsStore(api: DeskApi) {
         const ids = [...get().selected];
         return ids.length > 0 ? { ids } : null;
       },
-      reject(by, reason) {
-        return decide('reject', by, reason);
+      reject(by, reason, target) {
+        return decide('reject', by, reason, target);
       },
-      keep(by) {
-        return decide('keep', by);
+      keep(by, target) {
+        return decide('keep', by, undefined, target);
       },
       async undo(ids, by) {
         if (ids.length === 0) return true;

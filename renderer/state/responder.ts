@@ -1,4 +1,8 @@
-/** The responder's name, remembered on this computer (renderer local storage). */
+/**
+ * Who the operator acts as, remembered on this computer (renderer local storage). One name for
+ * replies, resolves and decisions alike (docs/rules.md#help-requests-and-replies): with two, a
+ * reject was recorded as the OS account while replies were signed by a person's name.
+ */
 export const RESPONDER_KEY = 'layover.responder';
 
 export function storedResponder(): string {
@@ -9,12 +13,13 @@ export function storedResponder(): string {
   }
 }
 
+/** Remembers `name`; an empty name forgets it, so the OS account is used again. */
 export function rememberResponder(name: string): void {
   const trimmed = name.trim();
-  if (!trimmed) return;
   try {
-    window.localStorage.setItem(RESPONDER_KEY, trimmed);
+    if (trimmed) window.localStorage.setItem(RESPONDER_KEY, trimmed);
+    else window.localStorage.removeItem(RESPONDER_KEY);
   } catch {
-    // Storage may be unavailable (private mode): the name is then simply not remembered.
+    // Storage may be unavailable (private mode): the name then lasts only as long as the window.
   }
 }

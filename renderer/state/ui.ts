@@ -11,7 +11,8 @@ export interface Toast {
   until: number;
 }
 
-export type DialogKind = 'reject' | 'restore' | 'open-factory' | null;
+/** `reject` confirms rejecting the list's selection, `reject-detail` the learning in the detail. */
+export type DialogKind = 'reject' | 'reject-detail' | 'restore' | 'open-factory' | null;
 
 export interface UiState {
   sheet: boolean;

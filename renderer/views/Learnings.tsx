@@ -24,7 +24,8 @@ export function Learnings({ focus }: { focus?: string | undefined }) {
         <LearningList />
       </section>
       {detailId && <LearningDetail />}
-      {dialog === 'reject' && <RejectDialog />}
+      {dialog === 'reject' && <RejectDialog scope="selection" />}
+      {dialog === 'reject-detail' && detailId && <RejectDialog scope={{ id: detailId }} />}
     </div>
   );
 }

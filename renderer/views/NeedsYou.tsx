@@ -27,6 +27,9 @@ function RequestItem({ request, current, onPick }: { request: HelpRequest; curre
           </span>
         </span>
         <span className="request-question">{request.question}</span>
+        <span className="request-origin muted">
+          run <span className="mono">{request.run}</span> · chain <span className="mono">{request.chain}</span>
+        </span>
       </button>
     </li>
   );

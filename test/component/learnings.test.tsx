@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { App } from '../../renderer/App.js';
 import { proposed, runFinished, runStarted } from '../support/events.js';
-import { closeRealDesks, openRealDesk, WATCHER_WAIT_MS, type RealDesk, type RealFactory } from './realDesk.js';
+import { closeRealDesks, OS_USER, openRealDesk, WATCHER_WAIT_MS, type RealDesk, type RealFactory } from './realDesk.js';
 
 function start(desk: RealDesk) {
   window.location.hash = '#/learnings';
@@ -82,10 +82,10 @@ describe('learnings list', () => {
     });
     fireEvent.click(reject);
     const dialog = screen.getByRole('dialog');
-    expect(within(dialog).getByText('Reject 1,284 learnings matching: agent = reviewer, provisional?')).toBeTruthy();
+    expect(within(dialog).getByText(`Reject 1,284 learnings matching: agent = reviewer, provisional as ${OS_USER}?`)).toBeTruthy();
     fireEvent.change(within(dialog).getByLabelText('Reason (optional)'), { target: { value: 'noise' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Reject 1,284' }));
-    await screen.findByText('Rejected 1,284 learnings.');
+    await screen.findByText(`Rejected 1,284 learnings as ${OS_USER}.`);
     const rejected = await desk.call('learnings.query', { filter: { states: ['rejected'] }, limit: 1 });
     expect(rejected.total).toBe(1284);
     expect(rejected.rows[0]).toMatchObject({ agent: 'reviewer', reason: 'noise' });
@@ -101,12 +101,12 @@ describe('learnings list', () => {
     const ids = [1, 2, 3].map((i) => rows().find((r) => r.dataset.index === String(i))!.dataset.id!);
     fireEvent.click(await screen.findByRole('button', { name: 'Reject 3 learnings…' }));
     fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Reject 3' }));
-    await screen.findByText('Rejected 3 learnings.');
+    await screen.findByText(`Rejected 3 learnings as ${OS_USER}.`);
     expect(await states(desk, ids)).toEqual(['rejected', 'rejected', 'rejected']);
     expect((await desk.call('learnings.query', { filter: { states: ['rejected'] } })).total).toBe(3);
     expect(screen.getByText('3 selected')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Undo' }));
-    await screen.findByText(/Undone: 3 restored/);
+    await screen.findByText(`Undone as ${OS_USER}: 3 restored.`);
     expect(await states(desk, ids)).toEqual(['provisional', 'provisional', 'provisional']);
   });
 
@@ -125,7 +125,7 @@ describe('learnings list', () => {
     key('r');
     const dialog = await screen.findByRole('dialog');
     fireEvent.submit(within(dialog).getByLabelText('Reason (optional)').closest('form')!);
-    await screen.findByText('Rejected 3 learnings.');
+    await screen.findByText(`Rejected 3 learnings as ${OS_USER}.`);
     expect(await states(desk, ids)).toEqual(['rejected', 'rejected', 'rejected']);
 
     key('/');

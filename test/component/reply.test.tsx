@@ -138,7 +138,7 @@ describe('reply form', () => {
     expect((await stored(desk)).continued).toMatchObject({ workflow: 'nightly', flags: {} });
   });
 
-  it('remembers the responder name across remounts', async () => {
+  it('a reply is signed with the one Acting as name, the OS account until another is chosen, and the choice is remembered', async () => {
     const desk = await openRealDesk({
       prepare: (f) => {
         f.ask({ id: 'help_1' });
@@ -146,20 +146,25 @@ describe('reply form', () => {
       },
     });
     const first = start(desk);
+    expect(await screen.findByRole('button', { name: `Acting as ${OS_USER}` })).toBeTruthy();
+    expect(screen.queryByLabelText('Your name')).toBeNull(); // the form has no name field of its own
+    fireEvent.click(screen.getByRole('button', { name: 'change' }));
     const name = (await screen.findByLabelText('Your name')) as HTMLInputElement;
     expect(name.value).toBe(OS_USER);
     fireEvent.change(name, { target: { value: 'Ada' } });
+    fireEvent.submit(name.closest('form')!);
+    await screen.findByRole('button', { name: 'Acting as Ada' });
+    expect(window.localStorage.getItem(RESPONDER_KEY)).toBe('Ada');
     fireEvent.change(screen.getByLabelText('Answer (required)'), { target: { value: 'Yes.' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send reply' }));
     await screen.findByText(/Answered by/);
-    expect(window.localStorage.getItem(RESPONDER_KEY)).toBe('Ada');
     const answered = (await desk.call('help.list', {})).rows.filter((r) => r.state === 'answered');
     expect(answered.map((r) => r.responder)).toEqual(['Ada']);
     first.unmount();
 
     start(desk);
-    const again = (await screen.findByLabelText('Your name')) as HTMLInputElement;
-    expect(again.value).toBe('Ada');
+    expect(await screen.findByRole('button', { name: 'Acting as Ada' })).toBeTruthy();
+    expect(screen.getByText('Replying as', { exact: false }).textContent).toContain('Ada');
   });
 
   it('shows an error from the Desk in place and keeps the typed answer', async () => {

@@ -31,7 +31,7 @@ async function scan(page: Page, where: string, scope?: string): Promise<void> {
 }
 
 test('axe finds no serious or critical violations in any view or dialog, light and dark', async ({ browser, desk }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   // axe needs pages made from a fresh context (see TOOLCHAIN.md).
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   const page = await context.newPage();
@@ -66,7 +66,7 @@ test('axe finds no serious or critical violations in any view or dialog, light a
   await expect(page.locator('.learning-text')).toBeVisible();
   await scan(page, 'learning detail', 'main');
   await page.locator('tr.row[data-index="1"] input[type="checkbox"]').click();
-  await page.getByRole('button', { name: /^Reject 1 learning/ }).click();
+  await page.getByLabel('Selection').getByRole('button', { name: /^Reject 1 learning/ }).click();
   await expect(page.getByRole('dialog')).toBeVisible();
   await scan(page, 'reject dialog', DIALOG);
   await page.keyboard.press('Escape');
@@ -81,6 +81,24 @@ test('axe finds no serious or critical violations in any view or dialog, light a
   await page.locator('a[href^="#/runs?run="]').first().click();
   await expect(page.getByRole('heading', { name: /^Run / })).toBeVisible();
   await scan(page, 'runs & chains', 'main');
+
+  // Acting as, the learning detail's own actions and its reject dialog, the notification toggle.
+  await page.getByRole('banner').getByRole('button', { name: /^Acting as/ }).click();
+  await expect(page.getByRole('dialog', { name: 'Who are you acting as?' })).toBeVisible();
+  await scan(page, 'acting as dialog', DIALOG);
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(page.getByRole('checkbox', { name: 'Notify me of new fatal requests' })).toBeVisible();
+  await scan(page, 'top bar with acting as and notifications', '.topbar');
+  const provisional = await call(page, 'learnings.query', { filter: { states: ['provisional'] }, limit: 1 });
+  await page.evaluate((id) => (window.location.hash = `#/learnings?id=${id}`), provisional.rows[0]!.id);
+  await expect(page.getByRole('group', { name: 'Decide on this learning' })).toBeVisible();
+  await scan(page, 'learning detail with its actions and next run', '.detail');
+  await page.getByRole('group', { name: 'Decide on this learning' }).getByRole('button', { name: 'Reject this learning…' }).click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await scan(page, 'reject dialog from the detail', DIALOG);
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
 
   await page.evaluate(() => (window.location.hash = '#/activity'));
   await expect(page.getByRole('img', { name: /Per day/ })).toBeVisible();

@@ -30,10 +30,10 @@ test.describe('learnings', () => {
 
     await page.getByRole('button', { name: 'Reject 3 learnings…' }).click();
     const dialog = page.getByRole('dialog');
-    await expect(dialog).toContainText('Reject 3 learnings?');
+    await expect(dialog).toContainText(/Reject 3 learnings as \S.*\?/);
     await dialog.getByLabel('Reason (optional)').fill('stale advice');
     await dialog.getByRole('button', { name: 'Reject 3' }).click();
-    await expect(page.getByText('Rejected 3 learnings.')).toBeVisible();
+    await expect(page.getByText(/^Rejected 3 learnings as \S.*\.$/)).toBeVisible();
     await expect.poll(() => chipCount(page, 'rejected')).toBe(before + 3);
     await expect(page.getByText('3 selected')).toBeVisible(); // the selection survives
 
@@ -58,9 +58,9 @@ test.describe('learnings', () => {
     await page.getByRole('button', { name: `Select all ${expected.total} matching` }).click();
     const label = `Reject ${expected.total} learnings matching: agent = builder, confirmed`;
     await page.getByRole('button', { name: `${label}…` }).click();
-    await expect(page.getByRole('dialog')).toContainText(`${label}?`);
+    await expect(page.getByRole('dialog')).toContainText(`${label} as `);
     await page.getByRole('dialog').getByRole('button', { name: `Reject ${expected.total}` }).click();
-    await expect(page.getByText(`Rejected ${expected.total} learnings.`)).toBeVisible();
+    await expect(page.getByText(new RegExp(`^Rejected ${expected.total} learnings as \\S.*\\.$`))).toBeVisible();
 
     const after = await call(page, 'learnings.query', { filter, limit: 1 });
     expect(after.total).toBe(0);
@@ -95,7 +95,7 @@ test.describe('learnings', () => {
     await expect(page.getByRole('dialog')).toBeVisible();
     await page.keyboard.type('triaged by keyboard');
     await page.keyboard.press('Enter');
-    await expect(page.getByText('Rejected 3 learnings.')).toBeVisible();
+    await expect(page.getByText(/^Rejected 3 learnings as \S.*\.$/)).toBeVisible();
     for (const id of ids) {
       const detail = await call(page, 'learnings.detail', { id });
       expect(detail.learning.state).toBe('rejected');

@@ -13,11 +13,14 @@ test.describe('replying to help requests', () => {
     const form = page.getByRole('form', { name: `Reply to ${request!.agent}` });
     await expect(form.getByText(request!.workflow!, { exact: true })).toBeVisible();
     await form.getByLabel('Answer (required)').fill('A new token is in the vault under registry/publish.');
-    await form.getByLabel('Your name').fill('Ada Lovelace');
+    await form.getByRole('button', { name: 'change' }).click();
+    await page.getByRole('dialog').getByLabel('Your name').fill('Ada Lovelace');
+    await page.getByRole('dialog').getByRole('button', { name: 'Act as Ada Lovelace' }).click();
+    await expect(form).toContainText('Replying as Ada Lovelace');
     await form.getByRole('button', { name: 'Send reply' }).click();
 
     await expect(page.getByText('Answered by')).toBeVisible();
-    await expect(page.getByText('Ada Lovelace', { exact: true })).toBeVisible();
+    await expect(page.locator('.outcome').getByText('Ada Lovelace', { exact: true })).toBeVisible();
     const link = page.locator('.outcome a[href^="#/runs?chain="]');
     const chain = (await link.textContent())!.trim();
     const file = path.join(desk.factory, 'chains', `${chain}.json`);
@@ -33,12 +36,12 @@ test.describe('replying to help requests', () => {
     await expect(page.getByRole('heading', { name: 'Runs & chains' })).toBeVisible();
     await expect(page.locator(`a[href="#/needs?request=${request!.id}"]`)).toBeVisible();
 
-    // After a reload the form offers the name typed last time.
+    // After a reload the form replies as the name chosen last time.
     await page.reload();
     await page.evaluate(() => (window.location.hash = '#/needs'));
     const other = open.rows.find((r) => r.id !== request!.id)!;
     await page.locator(`[data-request="${other.id}"]`).click();
-    await expect(page.getByLabel('Your name')).toHaveValue('Ada Lovelace');
+    await expect(page.locator('form.reply')).toContainText('Replying as Ada Lovelace');
   });
 
   test('a legacy request with unknown flags refuses Send until workflow and flags are stated', async ({ page, desk }) => {

@@ -83,7 +83,7 @@ function answers(db: Db): Record<string, unknown> {
     refused: listRefused(db, { limit: EVERYTHING }),
     daily: dailyStats(db, 120, DEMO_NOW),
     last: lastEventAt(db),
-    details: learnings.rows.map((l) => learningDetail(db, l.id)),
+    details: learnings.rows.map((l) => learningDetail(db, l.id, DEFAULT_SETTINGS.learnings.max_per_run)),
   };
 }
 

@@ -7,8 +7,9 @@
  * page's rows and a detail's history and evidence are read with SQL.
  */
 import type { HistoryEntry, Learning, Run } from '../../../shared/domain.js';
-import type { LearningFilter, RunEvidence, StateCounts } from '../../../shared/api.js';
-import { wilsonLower } from '../../rules/ledger.js';
+import type { LearningFilter, NextRun, RunEvidence, StateCounts } from '../../../shared/api.js';
+import { DECISION_RULES, wilsonLower, type DecisionKind } from '../../rules/ledger.js';
+import { nextRunPlace } from '../exporter.js';
 import type { Db } from './db.js';
 import { listPage, type LearningSort } from './learningList.js';
 import { stmt } from './statements.js';
@@ -58,12 +59,15 @@ export interface LearningDetail {
   given: RunEvidence;
   agent_overall: RunEvidence;
   runs: Run[];
+  next_run: NextRun;
+  decisions: DecisionKind[];
 }
 
 /** Most runs listed in a learning's detail (newest first); the evidence counts them all. */
 export const DETAIL_RUNS = 200;
 
-export function learningDetail(db: Db, id: string): LearningDetail | undefined {
+/** One learning's detail; `maxPerRun` is the cap its agent's next run is given (`[learnings]`). */
+export function learningDetail(db: Db, id: string, maxPerRun: number): LearningDetail | undefined {
   const learning = getLearning(db, id);
   if (!learning) return undefined;
   const history = db
@@ -93,5 +97,14 @@ export function learningDetail(db: Db, id: string): LearningDetail | undefined {
     )
     .all(id, DETAIL_RUNS)
     .map(toRun);
-  return { learning, history, given: evidence(given), agent_overall: evidence(overall), runs };
+  const decisions = (Object.keys(DECISION_RULES) as DecisionKind[]).filter((kind) => DECISION_RULES[kind].from.includes(learning.state));
+  return {
+    learning,
+    history,
+    given: evidence(given),
+    agent_overall: evidence(overall),
+    runs,
+    next_run: nextRunPlace(db, learning, maxPerRun),
+    decisions,
+  };
 }

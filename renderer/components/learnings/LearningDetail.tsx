@@ -1,13 +1,27 @@
-import type { RunEvidence } from '../../../shared/api.js';
+import type { NextRun, RunEvidence } from '../../../shared/api.js';
 import type { HistoryEntry } from '../../../shared/domain.js';
 import { count, percent, runsLeft } from '../../lib/format.js';
 import { useSlice, useStores } from '../../state/context.js';
 import { href } from '../../state/nav.js';
+import { useActor } from '../ActingAs.js';
 import { Time } from '../Time.js';
+import { keepSelected, undoDecision } from './actions.js';
 
 function evidence(e: RunEvidence): string {
   if (e.runs === 0) return 'no finished runs yet';
   return `${count(e.runs)} ${e.runs === 1 ? 'run' : 'runs'}, ${count(e.succeeded)} succeeded (${percent(e.succeeded / e.runs)}; at least ${percent(e.wilson_lower)} with 95% confidence)`;
+}
+
+/** "rank 4 of 25 in the next run", or why the next run does not see it. */
+export function nextRunWords(next: NextRun): string {
+  switch (next.place) {
+    case 'in_run':
+      return `rank ${count(next.rank)} of ${count(next.of)} in the next run`;
+    case 'below_cap':
+      return `not in the next run: below the max_per_run cap (rank ${count(next.rank)}, cap ${count(next.cap)})`;
+    case 'not_given':
+      return `not given to runs: ${next.state}`;
+  }
 }
 
 const KIND_WORDS: Record<HistoryEntry['kind'], string> = {
@@ -23,7 +37,12 @@ const KIND_WORDS: Record<HistoryEntry['kind'], string> = {
 
 /** Everything about one learning, its history and the runs it was given to. Display only. */
 export function LearningDetail() {
-  const { learnings, desk } = useStores();
+  const stores = useStores();
+  const { learnings, desk, ui } = stores;
+  const actor = useActor();
+  const busy = useSlice(learnings, (s) => s.busy);
+  const actionError = useSlice(learnings, (s) => s.actionError);
+  const toastIds = useSlice(ui, (s) => s.toast?.undoIds ?? null);
   const detailId = useSlice(learnings, (s) => s.detailId);
   const detail = useSlice(learnings, (s) => s.detail);
   const error = useSlice(learnings, (s) => s.detailError);
@@ -52,6 +71,9 @@ export function LearningDetail() {
       </aside>
     );
   const l = detail.learning;
+  // The toast's Undo, offered here too while the toast offers it for a decision that changed this
+  // learning; it undoes that whole decision, as the toast does, so the two never disagree.
+  const undoable = toastIds?.includes(l.id) === true;
   return (
     <aside className="detail" aria-labelledby="learning-detail-title">
       {close}
@@ -59,6 +81,31 @@ export function LearningDetail() {
         <span className={`state state-${l.state}`}>{l.state}</span> learning of {l.agent}
       </h2>
       <p className="learning-text prewrap">{l.text}</p>
+      <div className="detail-actions" role="group" aria-label="Decide on this learning">
+        {detail.decisions.includes('reject') && (
+          <button type="button" className="danger" disabled={busy} onClick={() => ui.getState().openDialog('reject-detail')}>
+            Reject this learning…
+          </button>
+        )}
+        {detail.decisions.includes('keep') && (
+          <button type="button" disabled={busy} onClick={() => void keepSelected(stores, { id: l.id })}>
+            Keep this learning as {actor}
+          </button>
+        )}
+        {undoable && toastIds && (
+          <button type="button" disabled={busy} onClick={() => void undoDecision(stores, toastIds)}>
+            {toastIds.length === 1 ? 'Undo' : `Undo that decision (all ${count(toastIds.length)})`}
+          </button>
+        )}
+        {actionError && (
+          <span role="alert" className="error-text">
+            {actionError}
+          </span>
+        )}
+      </div>
+      <p className="next-run">
+        <strong>In the next run?</strong> {nextRunWords(detail.next_run)}
+      </p>
       <dl className="fields">
         <dt>Id</dt>
         <dd className="mono">{l.id}</dd>

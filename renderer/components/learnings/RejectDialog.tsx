@@ -1,26 +1,32 @@
 import { useState } from 'react';
 import { actionPhrase } from '../../lib/phrases.js';
 import { useStores } from '../../state/context.js';
+import { useActor } from '../ActingAs.js';
 import { Dialog } from '../Dialog.js';
-import { rejectSelected } from './actions.js';
+import { rejectSelected, type DecisionScope } from './actions.js';
 import { useSelection } from './useSelection.js';
 
-/** Confirms a rejection, stating exactly how many and which, with an optional reason. */
-export function RejectDialog() {
+/**
+ * Confirms a rejection, stating exactly how many and which, who it is recorded as, with an
+ * optional reason. `scope`: the list's selection, or the one learning of the detail.
+ */
+export function RejectDialog({ scope }: { scope: DecisionScope }) {
   const stores = useStores();
   const { learnings, ui } = stores;
-  const { allMatching, filter, busy, n } = useSelection(learnings);
+  const selection = useSelection(learnings);
+  const actor = useActor();
   const [reason, setReason] = useState('');
   const close = () => ui.getState().openDialog(null);
+  const { allMatching, filter, n } = scope === 'selection' ? selection : { allMatching: false, filter: {}, n: 1 };
 
   async function submit(event: React.FormEvent) {
     event.preventDefault();
-    await rejectSelected(stores, reason);
+    await rejectSelected(stores, reason, scope);
     if (!learnings.getState().actionError) close();
   }
 
   return (
-    <Dialog title={`${actionPhrase('Reject', n, allMatching, filter)}?`} onClose={close} initialFocus="input">
+    <Dialog title={`${actionPhrase('Reject', n, allMatching, filter)} as ${actor}?`} onClose={close} initialFocus="input">
       <form onSubmit={(e) => void submit(e)}>
         <p>
           Rejected learnings are no longer given to runs, and their agent cannot propose them again. You can undo this for a
@@ -37,7 +43,7 @@ export function RejectDialog() {
           <button type="button" onClick={close}>
             Cancel
           </button>
-          <button type="submit" className="danger" disabled={busy || n === 0}>
+          <button type="submit" className="danger" disabled={selection.busy || n === 0}>
             Reject {n.toLocaleString('en-US')}
           </button>
         </div>

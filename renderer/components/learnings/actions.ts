@@ -1,28 +1,56 @@
-import { count } from '../../lib/format.js';
+import type { LearningTarget } from '../../../shared/api.js';
+import { count, plural } from '../../lib/format.js';
 import type { Stores } from '../../state/stores.js';
 
-/** Keep what is selected; the toast offers Undo for exactly what changed. */
-export async function keepSelected(stores: Stores): Promise<void> {
-  const learnings = stores.learnings.getState();
-  const asked = learnings.selectionCount();
-  if (asked === 0) return;
-  const changed = await learnings.keep(stores.desk.getState().actor());
+/**
+ * What a decision acts on: the list's selection (named ids or "all matching"), or the one
+ * learning the detail shows. The list and the detail act through these same functions, so the
+ * wording, the name recorded and the Undo offered cannot differ between them.
+ */
+export type DecisionScope = 'selection' | { id: string };
+
+function targetOf(stores: Stores, scope: DecisionScope): { target: LearningTarget | null; asked: number } {
+  if (scope === 'selection') {
+    const learnings = stores.learnings.getState();
+    return { target: learnings.target(), asked: learnings.selectionCount() };
+  }
+  return { target: { ids: [scope.id] }, asked: 1 };
+}
+
+/** Keep what `scope` names; the toast says as whom, and offers Undo for exactly what changed. */
+export async function keepSelected(stores: Stores, scope: DecisionScope = 'selection'): Promise<void> {
+  const { target, asked } = targetOf(stores, scope);
+  if (!target || asked === 0) return;
+  const by = stores.desk.getState().actor();
+  const changed = await stores.learnings.getState().keep(by, target);
   if (!changed) return;
   const skipped = asked - changed.length;
   stores.ui
     .getState()
     .showToast(
-      `Kept ${count(changed.length)} ${changed.length === 1 ? 'learning' : 'learnings'}` +
+      `Kept ${plural(changed.length, 'learning')} as ${by}` +
         (skipped > 0 ? ` (${count(skipped)} were not provisional or lapsed)` : '') +
         '.',
       changed,
     );
 }
 
-export async function rejectSelected(stores: Stores, reason: string): Promise<void> {
-  const changed = await stores.learnings.getState().reject(stores.desk.getState().actor(), reason);
+export async function rejectSelected(stores: Stores, reason: string, scope: DecisionScope = 'selection'): Promise<void> {
+  const { target } = targetOf(stores, scope);
+  if (!target) return;
+  const by = stores.desk.getState().actor();
+  const changed = await stores.learnings.getState().reject(by, reason, target);
   if (!changed) return;
-  stores.ui
-    .getState()
-    .showToast(`Rejected ${count(changed.length)} ${changed.length === 1 ? 'learning' : 'learnings'}.`, changed);
+  stores.ui.getState().showToast(`Rejected ${plural(changed.length, 'learning')} as ${by}.`, changed);
+}
+
+/** How long "Undone" stays: it has nothing to act on, so shorter than a decision's toast. */
+const UNDONE_TOAST_MS = 5000;
+
+/** Undo the decision that changed `ids` (the toast's, or the detail's), recorded as the actor. */
+export async function undoDecision(stores: Stores, ids: string[]): Promise<boolean> {
+  const by = stores.desk.getState().actor();
+  const ok = await stores.learnings.getState().undo(ids, by);
+  if (ok) stores.ui.getState().showToast(`Undone as ${by}: ${count(ids.length)} restored.`, null, UNDONE_TOAST_MS);
+  return ok;
 }
