@@ -491,12 +491,15 @@ export class AgentMatchIndex {
       lists.push(list);
     }
     lists.sort((a, b) => a.length - b.length);
-    let candidates = lists[0]!.filter((slot) => {
-      const q = this.sizeOf(slot);
-      return q > p && q <= hi;
-    });
+    // Sizes are checked on what is left of the intersection, not on the shortest list: a size is
+    // a read at a random place in memory for each slot, where the intersection reads its lists
+    // in order, and for a short proposal of common words the shortest list has thousands.
+    let candidates = lists[0]!;
     for (let k = 1; k < lists.length && candidates.length > 0; k++) candidates = intersection(candidates, lists[k]!);
-    for (const slot of candidates) decide(slot);
+    for (const slot of candidates) {
+      const q = this.sizeOf(slot);
+      if (q > p && q <= hi) decide(slot);
+    }
   }
 
   /** The rule itself, on an exact count of shared words (both sorted, so one merge). */
