@@ -175,13 +175,6 @@ function loadMany(db: Db, ids: string[]): Map<string, Learning> {
   return new Map(rows.map((r) => [toLearning(r).id, toLearning(r)]));
 }
 
-/** A learning a decision changed, as the change returns it: enough to journal it and mark its export. */
-interface ChangedLearning {
-  id: string;
-  agent: string;
-  text: string;
-}
-
 /** The fields a decision sets, in SQL, from the rule's table (`DECISION_RULES`). */
 function decisionSets(kind: DecisionKind): string {
   const rule = DECISION_RULES[kind];
@@ -203,12 +196,16 @@ const SNAPSHOT_JSON = `json_object(${SNAPSHOT_FIELDS.map((field) => `'${field}',
  * Why set-based. A person rejects ten thousand learnings at once from the window, and the toast
  * waits for it (issue 9: ≤ 300 ms with the export files). Decided one learning at a time, with
  * a row read, a history insert and a snapshot per learning, that took over a second. So the
- * history lines with their undo snapshots (returning each learning's state before) and the change
- * of the learnings (returning what the journal line needs) are each one statement over the ids,
+ * history lines with their undo snapshots and the change of the learnings are each one statement,
  * built from the same `DECISION_RULES` and `SNAPSHOT_FIELDS` that `decide` and `snapshotOf` apply
  * to one learning (test/integration/bulkDecisions.store.test.ts holds the two to the same
  * outcome). History lines keep the order of the ids, as before. A decision is a transaction of
  * its own, never inside an ingest batch (learningWrites.ts), so it writes the ledger directly.
+ *
+ * The ids are looked up once, by one read that also takes what the journal line and the export
+ * marks need (agent, text, state before); the two writes then reach the rows by rowid. Each
+ * lookup by id (its index, then the row) was about a tenth of a 10,000-learning reject, and the
+ * three statements each made it, with a RETURNING of the journal's fields on top.
  *
  * Only agents whose active learnings changed are marked for export: rejecting a lapsed learning
  * changes nothing a run is given (docs/factory-format.md: the file is re-written after every
@@ -228,27 +225,28 @@ export function decideLearnings(
   const rule = DECISION_RULES[kind];
   return db.transaction((): DecisionResult => {
     const ids = targetIds(db, target);
-    const params = { ids: JSON.stringify(ids), at, kind: kind === 'reject' ? 'rejected' : 'kept', by, reason, after: rule.to };
     const applies = `l.state IN (${rule.from.map((state) => `'${state}'`).join(', ')})`;
-    const before = new Map(
-      (stmt(db, `SELECT l.id, l.state FROM json_each(@ids) j JOIN learnings l ON l.id = j.value WHERE ${applies}`)
-        .all({ ids: params.ids }) as { id: string; state: LearningState }[]).map((l) => [l.id, l.state]),
+    // The one lookup by id: the rows the decision applies to, with what the journal and the
+    // export marks need. Raw rows from a statement of its own (raw mode sticks to a statement).
+    const found = new Map(
+      (db.prepare(`SELECT l.id, l.rowid, l.agent, l.text, l.state FROM json_each(?) j JOIN learnings l ON l.id = j.value WHERE ${applies}`)
+        .raw()
+        .all(JSON.stringify(ids)) as [string, number, string, string, LearningState][]).map((row) => [row[0], row]),
     );
+    const changing = ids.filter((id) => found.has(id));
+    const params = { rowids: JSON.stringify(changing.map((id) => found.get(id)![1])), at, kind: kind === 'reject' ? 'rejected' : 'kept', by, reason, after: rule.to };
     // The history lines first, while the rows still hold the fields their undo snapshots keep;
     // straight into the table in the ledger's codes, as addHistory writes them.
     stmt(
       db,
       `INSERT INTO learning_changes (learning_rowid, at, kind, by, reason, state_before, state_after, undo)
        SELECT l.rowid, @at, k.code, @by, nullif(@reason, k.usual_reason), b.code, a.code, ${SNAPSHOT_JSON}
-       FROM json_each(@ids) j JOIN learnings l ON l.id = j.value
+       FROM json_each(@rowids) j JOIN learnings l ON l.rowid = j.value
          JOIN history_kinds k ON k.name = @kind JOIN learning_states b ON b.name = l.state JOIN learning_states a ON a.name = @after
-       WHERE ${applies} ORDER BY j.key`,
+       ORDER BY j.key`,
     ).run(params);
-    const changed = new Map(
-      (stmt(db, `UPDATE learnings AS l SET ${decisionSets(kind)} WHERE l.id IN (SELECT value FROM json_each(@ids)) AND ${applies} RETURNING id, agent, text`)
-        .all(params) as ChangedLearning[]).map((l) => [l.id, l]),
-    );
-    const rest = ids.filter((id) => !changed.has(id));
+    stmt(db, `UPDATE learnings SET ${decisionSets(kind)} WHERE rowid IN (SELECT value FROM json_each(@rowids))`).run(params);
+    const rest = ids.filter((id) => !found.has(id));
     const known = new Set(
       rest.length === 0 ? [] : stmt(db, 'SELECT id FROM learnings WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(rest)).map((row) => (row as { id: string }).id),
     );
@@ -256,11 +254,12 @@ export function decideLearnings(
     const agents = new Set<string>();
     const journaled: JournaledLearning[] = [];
     for (const id of ids) {
-      const learning = changed.get(id);
-      if (learning) {
+      const row = found.get(id);
+      if (row) {
+        const [, , agent, text, before] = row;
         result.changed.push(id);
-        journaled.push(learning);
-        if (isActive(before.get(id)!) || isActive(rule.to)) agents.add(learning.agent);
+        journaled.push({ id, agent, text });
+        if (isActive(before) || isActive(rule.to)) agents.add(agent);
       } else (known.has(id) ? result.unchanged : result.missing).push(id);
     }
     result.agents = [...agents].sort();

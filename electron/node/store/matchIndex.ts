@@ -48,13 +48,10 @@ import { containmentHolds, holdsDigit, rewordingHolds, sameCounts, scanWords, ty
 
 /**
  * Word ids start here, the rarest word at the bottom; words first seen after the index was built
- * count down from just below it. 2^24 each way keeps every id and every pair of ids exact in a
- * double (an id is below 2^26, so `first * 2^26 + second` is below 2^52).
+ * count down from just below it. 2^24 each way keeps every id (below 2^26) a small integer to V8,
+ * so a map keyed by ids hashes it without making a number object for each lookup.
  */
 const ID_BASE = 2 ** 24;
-
-/** How many ids there are, for packing a pair of them into one number (see {@link ID_BASE}). */
-const ID_SPAN = 2 ** 26;
 
 // ---------------------------------------------------------------------------------------------
 // Bounds, all derived from the rule's door functions and memoised per size.
@@ -156,18 +153,21 @@ interface Probe {
  * word of every learning (over a million at 100,000 learnings), and a hash lookup for each was
  * most of what the build cost.
  */
-class ByWord {
-  private readonly known: (number[] | undefined)[] = [];
-  private readonly later: (number[] | undefined)[] = [];
+class ByWord<T = number[]> {
+  private readonly known: (T | undefined)[] = [];
+  private readonly later: (T | undefined)[] = [];
 
-  get(id: number): number[] | undefined {
+  /** `empty` makes the value of a word that has none yet. */
+  constructor(private readonly empty: () => T) {}
+
+  get(id: number): T | undefined {
     if (id < 0) return undefined; // a proposal's word that no learning holds
     const rank = id >>> 1;
     return rank >= ID_BASE ? this.known[rank - ID_BASE] : this.later[ID_BASE - 1 - rank];
   }
 
-  /** The list of `id`, created empty when it has none. */
-  list(id: number): number[] {
+  /** The value of `id`, created empty when it has none. */
+  list(id: number): T {
     const rank = id >>> 1;
     const side = rank >= ID_BASE ? this.known : this.later;
     const at = rank >= ID_BASE ? rank - ID_BASE : ID_BASE - 1 - rank;
@@ -175,7 +175,7 @@ class ByWord {
     if (!list) {
       // Filled up to `at` so the array stays dense (a far write would make it a dictionary).
       while (side.length < at) side.push(undefined);
-      side[at] = list = [];
+      side[at] = list = this.empty();
     }
     return list;
   }
@@ -186,12 +186,20 @@ interface Partition {
   postings: ByWord;
   /** Word id → (slot, position) pairs, flat, for the words in each set's rewording prefix. */
   prefixes: ByWord;
-  /** Packed pair of the two smallest ids → slots whose set begins with them (containable sets only). */
-  pairs: Map<number, number[]>;
+  /**
+   * Smallest id → second smallest id → slots whose set begins with those two (containable sets
+   * only). Two levels rather than one map of packed pairs: a pair of ids packed into one number
+   * is beyond V8's small integers, so every one of the proposal's pairs looked up made a number
+   * object and hashed it (the largest part of a probe), and a proposal word that begins no
+   * containable set now skips all its pairs with one array read.
+   */
+  pairs: ByWord<Map<number, number[]>>;
 }
 
+const newList = (): number[] => [];
+
 function newPartition(): Partition {
-  return { postings: new ByWord(), prefixes: new ByWord(), pairs: new Map() };
+  return { postings: new ByWord(newList), prefixes: new ByWord(newList), pairs: new ByWord(() => new Map<number, number[]>()) };
 }
 
 /** What a probe cost: how many learnings were compared word by word. */
@@ -374,10 +382,10 @@ export class AgentMatchIndex {
     const b = bounds(n);
     for (let j = 0; j < b.prefix; j++) part.prefixes.list(ids[start + j]!).push(slot, j);
     if (b.containable) {
-      const key = ids[start]! * ID_SPAN + ids[start + 1]!;
-      const list = part.pairs.get(key);
+      const seconds = part.pairs.list(ids[start]!);
+      const list = seconds.get(ids[start + 1]!);
       if (list) list.push(slot);
-      else part.pairs.set(key, [slot]);
+      else seconds.set(ids[start + 1]!, [slot]);
     }
   }
 
@@ -450,9 +458,10 @@ export class AgentMatchIndex {
     if (lo > p) return;
     // The contained set's first word is followed by at least lo − 1 more of the proposal's words.
     for (let i = 0; i + lo <= p; i++) {
-      if (ids[i]! < 0) continue; // a word no learning holds
+      const seconds = part.pairs.get(ids[i]!); // none for a word no learning holds
+      if (!seconds) continue;
       for (let j = i + 1; j + lo - 1 <= p; j++) {
-        const slots = part.pairs.get(ids[i]! * ID_SPAN + ids[j]!);
+        const slots = seconds.get(ids[j]!);
         if (!slots) continue;
         for (const slot of slots) {
           const q = this.sizeOf(slot);
@@ -482,12 +491,15 @@ export class AgentMatchIndex {
       lists.push(list);
     }
     lists.sort((a, b) => a.length - b.length);
-    let candidates = lists[0]!.filter((slot) => {
-      const q = this.sizeOf(slot);
-      return q > p && q <= hi;
-    });
+    // Sizes are checked on what is left of the intersection, not on the shortest list: a size is
+    // a read at a random place in memory for each slot, where the intersection reads its lists
+    // in order, and for a short proposal of common words the shortest list has thousands.
+    let candidates = lists[0]!;
     for (let k = 1; k < lists.length && candidates.length > 0; k++) candidates = intersection(candidates, lists[k]!);
-    for (const slot of candidates) decide(slot);
+    for (const slot of candidates) {
+      const q = this.sizeOf(slot);
+      if (q > p && q <= hi) decide(slot);
+    }
   }
 
   /** The rule itself, on an exact count of shared words (both sorted, so one merge). */

@@ -113,14 +113,26 @@ export function learningsByRowid(db: Db, rowids: readonly number[]): Learning[] 
 }
 
 /**
+ * {@link matchingLearnings}'s transaction, made once per connection: better-sqlite3 builds four
+ * wrapped functions and their properties for every `db.transaction`, which cost more than the
+ * probe of the matching index it wrapped.
+ */
+const matchInTransaction = new WeakMap<Db, (agent: string, text: string) => Learning[]>();
+
+/**
  * The agent's learnings that sameness says are the same claim as `text` (docs/rules.md#sameness),
  * exactly those that comparing with every one of them would give.
  */
 export function matchingLearnings(db: Db, agent: string, text: string): Learning[] {
-  return db.transaction(() => {
-    syncMatchIndex(db);
-    return learningsByRowid(db, matchingRowids(db, agent, fingerprint(text)));
-  })();
+  let match = matchInTransaction.get(db);
+  if (!match) {
+    match = db.transaction((of: string, said: string) => {
+      syncMatchIndex(db);
+      return learningsByRowid(db, matchingRowids(db, of, fingerprint(said)));
+    });
+    matchInTransaction.set(db, match);
+  }
+  return match(agent, text);
 }
 
 /** Tells the index about a learning this connection just inserted. */
