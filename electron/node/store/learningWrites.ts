@@ -21,6 +21,8 @@ import { LEARNING_COLUMNS, NEXT_CHANGED, toLearning } from './learningRows.js';
 interface Batch {
   /** Learnings changed in this batch, by id, not written yet. */
   changed: Map<string, Learning>;
+  /** The same learnings as the ledger holds them (as they were before their first change in the batch). */
+  stored: Map<string, Learning>;
   /** The same, per agent. */
   changedOf: Map<string, Map<string, Learning>>;
   /** Per agent, its provisional learnings as the batch sees them (loaded at first use). */
@@ -31,7 +33,7 @@ const batches = new WeakMap<Db, Batch>();
 
 /** Starts keeping changed learnings in memory until {@link endLearningBatch}. */
 export function beginLearningBatch(db: Db): void {
-  batches.set(db, { changed: new Map(), changedOf: new Map(), provisional: new Map() });
+  batches.set(db, { changed: new Map(), stored: new Map(), changedOf: new Map(), provisional: new Map() });
 }
 
 /** Writes every learning changed in the batch (inside the batch's transaction) and ends it. */
@@ -39,24 +41,40 @@ export function endLearningBatch(db: Db): void {
   const batch = batches.get(db);
   batches.delete(db);
   if (!batch || batch.changed.size === 0) return;
-  writeLearnings(db, [...batch.changed.values()]);
+  writeLearnings(db, [...batch.changed.values()].map((l) => ({ after: l, before: batch.stored.get(l.id)! })));
 }
 
-/** The fields a write changes (text, agent and id never do), as `writeLearnings` reads them from JSON. */
+/** The fields a write can change (text, agent and id never do). */
 const MUTABLE = ['state', 'proposals', 'rediscoveries', 'echoes', 'runs_left', 'last_at', 'live_since', 'lapsed_at', 'decided_by', 'decided_at', 'reason'] as const;
 
+/** A learning to write, and the same learning as the ledger holds it now. */
+interface Write {
+  after: Learning;
+  before: Learning;
+}
+
 /**
- * Writes learnings in one statement: a batch can change thousands (a finished run counts against
- * every provisional learning of its agent; a person rejects ten thousand at once). Each gets a
- * `changed` stamp above every earlier one. The one list of fields a write changes is `MUTABLE`.
+ * Writes learnings, each with only the fields that differ from what the ledger holds, and a
+ * `changed` stamp above every earlier one (a learning with nothing different is not written).
+ *
+ * Why only the changed fields: SQLite rewrites every index that holds a column a statement sets,
+ * whether or not its value changes. Nearly every write of a batch is a finished run taking one off
+ * `runs_left`, which no index holds; writing all the fields made each of those rewrite the
+ * (agent, state) and lapse-time index entries too, four times the cost of the write itself
+ * (measured on a ledger of 42,000 learnings, 1,500 rows a batch). The writes that set the same
+ * fields share one prepared statement (a handful of shapes: counted, lapsed, echoed, decided…).
  */
-function writeLearnings(db: Db, learnings: readonly Learning[]): void {
-  const rows = learnings.map((l) => [l.id, ...MUTABLE.map((field) => l[field])]);
-  stmt(
-    db,
-    `UPDATE learnings SET ${MUTABLE.map((field, i) => `${field} = j.value ->> ${i + 1}`).join(', ')}, changed = ${NEXT_CHANGED}
-     FROM json_each(?) j WHERE learnings.id = j.value ->> 0`,
-  ).run(JSON.stringify(rows));
+function writeLearnings(db: Db, writes: readonly Write[]): void {
+  let stamp = (stmt(db, `SELECT ${NEXT_CHANGED} AS next`).get() as { next: number }).next;
+  for (const { after, before } of writes) {
+    const fields = MUTABLE.filter((field) => after[field] !== before[field]);
+    if (fields.length === 0) continue;
+    stmt(db, `UPDATE learnings SET ${fields.map((field) => `${field} = ?`).join(', ')}, changed = ? WHERE id = ?`).run(
+      ...fields.map((field) => after[field]),
+      stamp++,
+      after.id,
+    );
+  }
 }
 
 /**
@@ -89,10 +107,15 @@ function track(batch: Batch, l: Learning): void {
   else provisional.delete(l.id);
 }
 
-/** Writes back the mutable fields of a learning (text, agent and id never change). */
-export function saveLearning(db: Db, l: Learning): void {
+/**
+ * Writes back the mutable fields of a learning (text, agent and id never change). `before` is the
+ * learning as the caller read it, which is what the ledger (or the open batch) holds: only the
+ * fields that differ from it are written.
+ */
+export function saveLearning(db: Db, l: Learning, before: Learning): void {
   const batch = batches.get(db);
-  if (!batch) return writeLearnings(db, [l]);
+  if (!batch) return writeLearnings(db, [{ after: l, before }]);
+  if (!batch.stored.has(l.id)) batch.stored.set(l.id, before);
   batch.changed.set(l.id, l);
   let ofAgent = batch.changedOf.get(l.agent);
   if (!ofAgent) batch.changedOf.set(l.agent, (ofAgent = new Map()));

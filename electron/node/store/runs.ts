@@ -131,7 +131,7 @@ export function applyRunFinished(db: Db, e: RunFinishedInput): RunFinishedResult
   for (const learning of provisionalLearnings(db, e.agent)) {
     const after = countRun(learning, run);
     if (!after) continue;
-    saveLearning(db, after);
+    saveLearning(db, after, learning);
     if (after.state === 'lapsed') {
       lapsed.push(after.id);
       addHistory(db, {
