@@ -19,14 +19,14 @@ const TOML = '[learnings]\nprovisional_runs = 2\nconfirm_after = 3\n';
 const { settings } = parseSettingsToml(TOML) as { settings: Settings };
 const AGENTS = ['builder', 'reviewer', 'scout'];
 const CLAIMS = [
-  'Clear the build cache when the compiler reports phantom type errors after a branch switch.',
-  'The staging database resets every night at 02:00 UTC, so schedule long migrations earlier.',
-  'Pin the container base image by digest so rebuilds pick up the same system libraries.',
-  'The flaky upload test passes when the mock server is started before the fixtures load.',
-  'Use the read replica for analytics queries, the primary times out on full table scans.',
-  'Run the linter with the cache disabled after upgrading any eslint plugin version.',
-  'Retry the artifact upload once when the storage service answers with a 503 status.',
-  'Set the locale to C.UTF-8 before running the snapshot tests, or dates render differently.',
+  'Warm the dependency cache before the matrix jobs start, or each job downloads it again.',
+  'The payments sandbox rejects cards issued after 2025, so use the fixed test card numbers.',
+  'Give the integration database its own port, the default one clashes with the dev server.',
+  'Restart the queue worker after changing its environment, it reads settings only at start.',
+  'The image resizer times out on files above 40 MB: split them before uploading them.',
+  'Regenerate the API client after every schema change, the old one silently drops fields.',
+  'Keep the feature flag service reachable in tests, a missing flag defaults to enabled.',
+  'Run migrations before seeding, the seed script assumes the newest table layout exists.',
 ];
 /** Lines per batch tried: one line a batch, batches that end anywhere, and the whole history in one. */
 const BATCHES = [1, 7, 5000];
