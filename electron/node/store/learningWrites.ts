@@ -9,9 +9,10 @@
  * commits, in the same transaction as everything else of the batch (so exactly-once is
  * untouched: a batch is still all or nothing, docs/factory-format.md#reading-events).
  *
- * While a batch is open, every read of a learning the batch may have changed goes through
- * {@link withChanges}, so the rules always see the newest state. Outside a batch (a person's
- * decisions, tests) writes go straight to the ledger.
+ * Within the batch the runs themselves are counted lazily too (see {@link AgentCount}). While a
+ * batch is open, every read of a learning the batch may have changed goes through
+ * {@link withChanges}, which brings it up to date first, so the rules always see the newest
+ * state. Outside a batch (a person's decisions, tests) writes go straight to the ledger.
  */
 import type { Learning } from '../../../shared/domain.js';
 import type { Db } from './db.js';
