@@ -131,15 +131,47 @@ export interface FinishedRun {
 }
 
 /**
+ * Whether a finished run counts against a learning: the learning is provisional, of the run's
+ * agent, and was live before the run started (a run that never saw it is no evidence against it).
+ */
+export function runCounts(learning: Learning, run: FinishedRun): boolean {
+  return learning.agent === run.agent && learning.state === 'provisional' && learning.live_since !== null && learning.live_since < run.started_at;
+}
+
+/**
+ * The finished runs that count against a learning before it lapses: its `runs_left`, but at least
+ * one (a provisional learning left at zero lapses at the next run that counts).
+ */
+export function runsToLapse(learning: Learning): number {
+  return Math.max(1, learning.runs_left);
+}
+
+/**
+ * What finished runs do to one learning, taken in the order they finished from `runs[from]` on:
+ * each run that counts ({@link runCounts}) takes one off `runs_left`, and the one that reaches
+ * zero lapses it at that run's finish, after which no run counts. Returns null when no run counts,
+ * else the learning after them and, when it lapsed, the index of the run that lapsed it.
+ *
+ * Counting many runs at once is what lets ingest count a finished run lazily (learningWrites.ts):
+ * a learning is brought up to date only when it is read or could lapse, not once per run; the
+ * answer is the one {@link countRun} gives applied run by run (a property test checks it).
+ */
+export function countRuns(learning: Learning, runs: readonly FinishedRun[], from = 0): { learning: Learning; lapsedBy: number | null } | null {
+  const need = runsToLapse(learning);
+  let counted = 0;
+  for (let i = from; i < runs.length; i++) {
+    if (!runCounts(learning, runs[i]!)) continue;
+    if (++counted === need) return { learning: { ...learning, runs_left: 0, state: 'lapsed', lapsed_at: runs[i]!.finished_at }, lapsedBy: i };
+  }
+  return counted === 0 ? null : { learning: { ...learning, runs_left: learning.runs_left - counted }, lapsedBy: null };
+}
+
+/**
  * What one finished run does to one learning: a provisional learning of the run's agent that was
  * live before the run started loses a run, and lapses at zero. Returns null when it is untouched.
  */
 export function countRun(learning: Learning, run: FinishedRun): Learning | null {
-  if (learning.agent !== run.agent || learning.state !== 'provisional') return null;
-  if (learning.live_since === null || !(learning.live_since < run.started_at)) return null;
-  const runs_left = Math.max(0, learning.runs_left - 1);
-  if (runs_left > 0) return { ...learning, runs_left };
-  return { ...learning, runs_left: 0, state: 'lapsed', lapsed_at: run.finished_at };
+  return countRuns(learning, [run])?.learning ?? null;
 }
 
 const IMPACT_RANK: Record<Impact, number> = { high: 0, medium: 1, low: 2 };

@@ -3,8 +3,11 @@ import type { Learning } from '../../shared/domain.js';
 import { activeForRun } from '../../electron/node/exporter.js';
 import { insertLearning } from '../../electron/node/store/learnings.js';
 import { tempLedger } from '../support/ledger.js';
+import { seededRandom } from '../../electron/rules/seededRandom.js';
+import type { FinishedRun } from '../../electron/rules/ledger.js';
 import {
   countRun,
+  countRuns,
   decideProposal,
   keep,
   newLearning,
@@ -110,6 +113,62 @@ describe('run counting', () => {
       expect(countRun(learning({ state, live_since: '2026-01-01T00:00:00.000Z' }), run)).toBeNull();
     }
     expect(countRun(learning({ agent: 'reviewer', live_since: '2026-01-01T00:00:00.000Z' }), run)).toBeNull();
+  });
+});
+
+/** Run counting as it was written before runs were counted many at a time: the rule the new path must agree with. */
+function countRunOneByOne(l: Learning, run: FinishedRun): Learning | null {
+  if (l.agent !== run.agent || l.state !== 'provisional') return null;
+  if (l.live_since === null || !(l.live_since < run.started_at)) return null;
+  const runs_left = Math.max(0, l.runs_left - 1);
+  if (runs_left > 0) return { ...l, runs_left };
+  return { ...l, runs_left: 0, state: 'lapsed', lapsed_at: run.finished_at };
+}
+
+describe('counting many finished runs at once', () => {
+  const hour = (h: number) => new Date(Date.UTC(2026, 0, 10, h)).toISOString();
+  const finished = (start: number, agent = 'builder'): FinishedRun => ({ agent, started_at: hour(start), finished_at: hour(start + 1) });
+
+  it('a learning at 2 runs left goes to 1 at the first run that counts, and lapses at 0 at the second, at its finish time', () => {
+    const l = learning({ live_since: hour(0), runs_left: 2 });
+    const runs = [finished(1), finished(3)];
+    expect(countRuns(l, runs.slice(0, 1))).toEqual({ learning: { ...l, runs_left: 1 }, lapsedBy: null });
+    expect(countRuns(l, runs)).toEqual({ learning: { ...l, runs_left: 0, state: 'lapsed', lapsed_at: hour(4) }, lapsedBy: 1 });
+    expect(countRun(countRun(l, runs[0]!)!, runs[1]!)).toEqual(countRuns(l, runs)!.learning);
+  });
+
+  it('runs that do not count (started before the learning was live, another agent) leave it as it is, and no run after the lapse counts', () => {
+    const l = learning({ live_since: hour(2), runs_left: 1 });
+    expect(countRuns(l, [finished(1), finished(2), finished(3, 'reviewer')])).toBeNull();
+    expect(countRuns(l, [finished(1), finished(5), finished(7)])).toEqual({ learning: { ...l, runs_left: 0, state: 'lapsed', lapsed_at: hour(6) }, lapsedBy: 1 });
+  });
+
+  it('gives, from any starting run, what counting the runs one by one with the old rule gives (seeded property)', () => {
+    const next = seededRandom(42);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
+    for (let round = 0; round < 2000; round++) {
+      const l = learning({
+        agent: pick(['builder', 'reviewer']),
+        state: pick(['provisional', 'provisional', 'provisional', 'confirmed', 'lapsed']),
+        runs_left: Math.floor(next() * 5) - 1,
+        live_since: next() < 0.1 ? null : hour(Math.floor(next() * 12)),
+      });
+      // Starts out of order, some at exactly the learning's live time, of both agents.
+      const runs = Array.from({ length: Math.floor(next() * 8) }, () => finished(Math.floor(next() * 14), pick(['builder', 'builder', 'reviewer'])));
+      const from = Math.floor(next() * (runs.length + 1));
+      let expected: Learning = l;
+      let lapsedBy: number | null = null;
+      let counted = false;
+      for (let i = from; i < runs.length; i++) {
+        const after = countRunOneByOne(expected, runs[i]!);
+        if (!after) continue;
+        counted = true;
+        expected = after;
+        if (after.state === 'lapsed' && lapsedBy === null) lapsedBy = i;
+      }
+      expect(countRuns(l, runs, from)).toEqual(counted ? { learning: expected, lapsedBy } : null);
+      expect(runs.slice(from).reduce<Learning>((acc, run) => countRun(acc, run) ?? acc, l)).toEqual(expected);
+    }
   });
 });
 

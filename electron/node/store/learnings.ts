@@ -336,7 +336,7 @@ export function undoDecisions(db: Db, ids: readonly string[], input: DecisionInp
         continue;
       }
       const after = undo(current, snapshot);
-      saveLearning(db, after);
+      saveLearning(db, after, current);
       lines.push([id, current.state, after.state, `undid the ${target.kind === 'rejected' ? 'rejection' : 'keep'}`]);
       result.changed.push(id);
       journaled.push({ id, agent: current.agent, text: current.text });

@@ -91,13 +91,13 @@ export function applyProposal(
       result = { outcome: 'refused', learning_id: decision.learning_id, reason: decision.reason };
       break;
     case 'echo':
-      saveLearning(db, decision.learning);
+      saveLearning(db, decision.learning, decision.before);
       addHistory(db, { learning_id: decision.learning.id, at, kind: 'echoed', run, state_before: decision.before.state, state_after: decision.learning.state });
       result = { outcome: 'echo', learning_id: decision.learning.id, reason: null };
       break;
     case 'rediscovery':
     case 'confirmed':
-      saveLearning(db, decision.learning);
+      saveLearning(db, decision.learning, decision.before);
       addHistory(db, {
         learning_id: decision.learning.id,
         at,

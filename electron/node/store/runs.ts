@@ -8,13 +8,12 @@
  */
 import type { Flags, Learning, Run, RunOutcome } from '../../../shared/domain.js';
 import type { LearningRef } from '../../../shared/api.js';
-import { countRun } from '../../rules/ledger.js';
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
 import { equalsWhere } from './where.js';
 import { EventRefused, addHistory, markExportPending, normTime } from './learnings.js';
 import { utcDay } from '../../rules/time.js';
-import { provisionalLearnings, saveLearning } from './learningWrites.js';
+import { countFinishedRun } from './learningWrites.js';
 import { LEARNING_COLUMNS, toLearning } from './learningRows.js';
 
 export interface RunStartedInput {
@@ -124,26 +123,19 @@ export function applyRunFinished(db: Db, e: RunFinishedInput): RunFinishedResult
   const at = normTime(e.at);
   stmt(db, 'UPDATE runs SET finished_at = ?, outcome = ? WHERE run = ?').run(at, e.outcome, e.run);
 
-  // countRun decides for each provisional learning of the agent; in an ingest batch the changes
-  // are written once when the batch commits (learningWrites.ts), not once per finished run.
+  // Counted lazily in an ingest batch (learningWrites.ts): only the learnings this run lapses are seen here.
   const lapsed: string[] = [];
-  const run = { agent: e.agent, started_at: row.started_at, finished_at: at };
-  for (const learning of provisionalLearnings(db, e.agent)) {
-    const after = countRun(learning, run);
-    if (!after) continue;
-    saveLearning(db, after);
-    if (after.state === 'lapsed') {
-      lapsed.push(after.id);
-      addHistory(db, {
-        learning_id: after.id,
-        at,
-        kind: 'lapsed',
-        run: e.run,
-        reason: 'ran out of runs',
-        state_before: 'provisional',
-        state_after: 'lapsed',
-      });
-    }
+  for (const learning of countFinishedRun(db, { run: e.run, agent: e.agent, started_at: row.started_at, finished_at: at })) {
+    lapsed.push(learning.id);
+    addHistory(db, {
+      learning_id: learning.id,
+      at,
+      kind: 'lapsed',
+      run: e.run,
+      reason: 'ran out of runs',
+      state_before: 'provisional',
+      state_after: 'lapsed',
+    });
   }
   if (lapsed.length > 0) markExportPending(db, [e.agent]);
   return { lapsed };
