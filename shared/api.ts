@@ -59,10 +59,19 @@ export const LearningFilter = z.object({
 });
 export type LearningFilter = z.infer<typeof LearningFilter>;
 
-/** Which learnings a bulk action applies to: named ones, or all that match a filter. */
+/**
+ * Where learnings came from, for rejecting by origin (docs/rules.md#a-persons-decisions): the run
+ * whose proposal discovered them, or any run of the chain. A learning only echoed or rediscovered
+ * there is not of that origin: its discovery came from elsewhere.
+ */
+export const LearningOrigin = z.union([z.object({ run: Id }).strict(), z.object({ chain: Id }).strict()]);
+export type LearningOrigin = z.infer<typeof LearningOrigin>;
+
+/** Which learnings a bulk action applies to: named ones, all that match a filter, or all of one origin. */
 export const LearningTarget = z.union([
   z.object({ ids: z.array(Id).min(1).max(100_000) }),
   z.object({ filter: LearningFilter }),
+  z.object({ origin: LearningOrigin }),
 ]);
 export type LearningTarget = z.infer<typeof LearningTarget>;
 
@@ -185,6 +194,8 @@ export const CALLS = {
       runs: z.array(Run),
     }),
   ),
+  /** The learnings an origin names (docs/rules.md#a-persons-decisions): what rejecting by origin lists before it asks. */
+  'learnings.origin': call(z.object({ origin: LearningOrigin }), z.object({ learnings: z.array(LearningRef) })),
   'learnings.reject': call(
     z.object({ target: LearningTarget, by: PersonName, reason: Reason.optional() }),
     z.object({ changed: z.array(z.string()) }),
