@@ -154,6 +154,25 @@ export const LearningRef = z.object({
 });
 export type LearningRef = z.infer<typeof LearningRef>;
 
+/**
+ * A learning a run was given, as it stood when the run started (docs/window.md#runs): its state
+ * and runs left then, replayed from its history (null when the ledger has no history of it from
+ * before the start), and its state now beside it.
+ */
+export const GivenLearning = z.object({
+  id: z.string(),
+  text: z.string(),
+  impact: Impact,
+  state: LearningState.nullable(),
+  runs_left: z.number().int().nullable(),
+  now: LearningState,
+});
+export type GivenLearning = z.infer<typeof GivenLearning>;
+
+/** A proposal a run made, with what became of the learning it was about since (null: none, or gone). */
+export const RunProposal = ProposalLogEntry.extend({ now: LearningState.nullable() });
+export type RunProposal = z.infer<typeof RunProposal>;
+
 function call<I extends z.ZodType, O extends z.ZodType>(input: I, output: O) {
   return { input, output };
 }
@@ -248,7 +267,11 @@ export const CALLS = {
     z.object({ run: Id }),
     z.object({
       run: Run,
-      given: z.array(LearningRef),
+      given: z.array(GivenLearning),
+      /** Its proposals, in the order it made them. */
+      proposed: z.array(RunProposal),
+      /** The help requests it filed. */
+      asked: z.array(HelpRequest),
       previous: z.string().nullable(),
       added: z.array(z.string()),
       removed: z.array(z.string()),

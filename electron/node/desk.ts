@@ -465,7 +465,7 @@ export class Desk implements DeskPort {
         return request;
       },
       'runs.list': (input) => listRuns(this.db(), input),
-      'runs.detail': (input) => runDetail(this.db(), input.run) ?? notFound(`no run ${input.run}`),
+      'runs.detail': (input) => runDetail(this.db(), input.run, this.session.settings.current().learnings.provisional_runs) ?? notFound(`no run ${input.run}`),
       'chains.list': (input) => listChains(this.db(), input),
       'activity.proposals': (input) => listProposals(this.db(), input),
       'activity.refused': (input) => listRefused(this.db(), input),

@@ -253,6 +253,11 @@ export function getHelp(db: Db, id: string): HelpRequest | undefined {
   return row ? toHelpRequest(row) : undefined;
 }
 
+/** The help requests one run filed, oldest first (through the requests' index by run). */
+export function helpOfRun(db: Db, run: string): HelpRequest[] {
+  return (db.prepare(`${HELP_SELECT} WHERE r.run = ? ORDER BY r.at, r.id`).all(run) as HelpRow[]).map(toHelpRequest);
+}
+
 export function getChain(db: Db, chain: string): Chain | undefined {
   const row = db.prepare(`${CHAIN_SELECT} WHERE c.chain = ?`).get(chain) as ChainRow | undefined;
   return row ? toChain(row) : undefined;
