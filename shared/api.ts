@@ -23,10 +23,15 @@ import {
   ProposalOutcome,
   RefusedLine,
   Run,
+  RUN_OUTCOMES,
   SettingsShape,
   SweepReport,
   WatcherStatus,
 } from './domain.js';
+
+/** What the runs listing filters by outcome: a finished run's outcome, or `running` for one not finished. */
+export const RunOutcomeFilter = z.enum([...RUN_OUTCOMES, 'running']);
+export type RunOutcomeFilter = z.infer<typeof RunOutcomeFilter>;
 
 /** Longest page a listing returns: the list is virtualized, so pages stay small. */
 export const MAX_PAGE = 1000;
@@ -260,8 +265,16 @@ export const CALLS = {
   ),
   'help.resolve': call(z.object({ id: Id, by: z.string().max(200).optional() }), HelpRequest),
   'runs.list': call(
-    z.object({ agent: z.string().max(64).optional(), chain: z.string().optional(), ...Page }),
-    z.object({ total: z.number().int(), rows: z.array(Run) }),
+    z.object({
+      agent: z.string().max(64).optional(),
+      chain: z.string().max(200).optional(),
+      workflow: z.string().max(200).optional(),
+      outcome: RunOutcomeFilter.optional(),
+      /** A run, chain or help request id, or its first characters. */
+      search: z.string().max(200).optional(),
+      ...Page,
+    }),
+    z.object({ total: z.number().int(), rows: z.array(Run), workflows: z.array(z.string()) }),
   ),
   'runs.detail': call(
     z.object({ run: Id }),
@@ -278,7 +291,12 @@ export const CALLS = {
     }),
   ),
   'chains.list': call(
-    z.object({ agent: z.string().max(64).optional(), ...Page }),
+    z.object({
+      agent: z.string().max(64).optional(),
+      /** A chain id or a help request id (its chain, and the chain its reply started), or their first characters. */
+      search: z.string().max(200).optional(),
+      ...Page,
+    }),
     z.object({ total: z.number().int(), rows: z.array(Chain) }),
   ),
   'activity.proposals': call(
