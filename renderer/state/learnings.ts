@@ -4,7 +4,7 @@
  * row under the keyboard cursor, and the bulk decisions with their undo.
  */
 import { createStore } from 'zustand/vanilla';
-import type { CallOutput, DeskApi, LearningFilter, LearningTarget, StateCounts } from '../../shared/api.js';
+import type { CallOutput, DeskApi, LearningFilter, LearningOrigin, LearningTarget, StateCounts } from '../../shared/api.js';
 import { LEARNING_SORTS } from '../../shared/api.js';
 import type { Impact, Learning, LearningState } from '../../shared/domain.js';
 import { messageOf } from './errors.js';
@@ -68,6 +68,8 @@ export interface LearningsState {
   selectionCount(): number;
   target(): LearningTarget | null;
   reject(by: string, reason?: string): Promise<string[] | null>;
+  /** Rejects every learning an origin discovered (docs/rules.md#a-persons-decisions), whatever is selected. */
+  rejectOrigin(origin: LearningOrigin, by: string, reason?: string): Promise<string[] | null>;
   keep(by: string): Promise<string[] | null>;
   undo(ids: string[], by: string): Promise<boolean>;
 }
@@ -140,8 +142,7 @@ export function createLearningsStore(api: DeskApi) {
       void get().reload();
     }
 
-    async function decide(kind: 'reject' | 'keep', by: string, reason?: string): Promise<string[] | null> {
-      const target = get().target();
+    async function decide(kind: 'reject' | 'keep', by: string, reason?: string, target = get().target()): Promise<string[] | null> {
       if (!target) return null;
       set({ busy: true, actionError: null });
       try {
@@ -312,6 +313,9 @@ export function createLearningsStore(api: DeskApi) {
       },
       reject(by, reason) {
         return decide('reject', by, reason);
+      },
+      rejectOrigin(origin, by, reason) {
+        return decide('reject', by, reason, { origin });
       },
       keep(by) {
         return decide('keep', by);
