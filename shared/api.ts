@@ -23,10 +23,15 @@ import {
   ProposalOutcome,
   RefusedLine,
   Run,
+  RUN_OUTCOMES,
   SettingsShape,
   SweepReport,
   WatcherStatus,
 } from './domain.js';
+
+/** What the runs listing filters by outcome: a finished run's outcome, or `running` for one not finished. */
+export const RunOutcomeFilter = z.enum([...RUN_OUTCOMES, 'running']);
+export type RunOutcomeFilter = z.infer<typeof RunOutcomeFilter>;
 
 /** Longest page a listing returns: the list is virtualized, so pages stay small. */
 export const MAX_PAGE = 1000;
@@ -59,10 +64,19 @@ export const LearningFilter = z.object({
 });
 export type LearningFilter = z.infer<typeof LearningFilter>;
 
-/** Which learnings a bulk action applies to: named ones, or all that match a filter. */
+/**
+ * Where learnings came from, for rejecting by origin (docs/rules.md#a-persons-decisions): the run
+ * whose proposal discovered them, or any run of the chain. A learning only echoed or rediscovered
+ * there is not of that origin: its discovery came from elsewhere.
+ */
+export const LearningOrigin = z.union([z.object({ run: Id }).strict(), z.object({ chain: Id }).strict()]);
+export type LearningOrigin = z.infer<typeof LearningOrigin>;
+
+/** Which learnings a bulk action applies to: named ones, all that match a filter, or all of one origin. */
 export const LearningTarget = z.union([
   z.object({ ids: z.array(Id).min(1).max(100_000) }),
   z.object({ filter: LearningFilter }),
+  z.object({ origin: LearningOrigin }),
 ]);
 export type LearningTarget = z.infer<typeof LearningTarget>;
 
@@ -160,6 +174,25 @@ export const LearningRef = z.object({
 });
 export type LearningRef = z.infer<typeof LearningRef>;
 
+/**
+ * A learning a run was given, as it stood when the run started (docs/window.md#runs): its state
+ * and runs left then, replayed from its history (null when the ledger has no history of it from
+ * before the start), and its state now beside it.
+ */
+export const GivenLearning = z.object({
+  id: z.string(),
+  text: z.string(),
+  impact: Impact,
+  state: LearningState.nullable(),
+  runs_left: z.number().int().nullable(),
+  now: LearningState,
+});
+export type GivenLearning = z.infer<typeof GivenLearning>;
+
+/** A proposal a run made, with what became of the learning it was about since (null: none, or gone). */
+export const RunProposal = ProposalLogEntry.extend({ now: LearningState.nullable() });
+export type RunProposal = z.infer<typeof RunProposal>;
+
 function call<I extends z.ZodType, O extends z.ZodType>(input: I, output: O) {
   return { input, output };
 }
@@ -203,6 +236,8 @@ export const CALLS = {
       decisions: z.array(DecisionKind),
     }),
   ),
+  /** The learnings an origin names (docs/rules.md#a-persons-decisions): what rejecting by origin lists before it asks. */
+  'learnings.origin': call(z.object({ origin: LearningOrigin }), z.object({ learnings: z.array(LearningRef) })),
   'learnings.reject': call(
     z.object({ target: LearningTarget, by: PersonName, reason: Reason.optional() }),
     z.object({ changed: z.array(z.string()) }),
@@ -248,21 +283,38 @@ export const CALLS = {
   ),
   'help.resolve': call(z.object({ id: Id, by: z.string().max(200).optional() }), HelpRequest),
   'runs.list': call(
-    z.object({ agent: z.string().max(64).optional(), chain: z.string().optional(), ...Page }),
-    z.object({ total: z.number().int(), rows: z.array(Run) }),
+    z.object({
+      agent: z.string().max(64).optional(),
+      chain: z.string().max(200).optional(),
+      workflow: z.string().max(200).optional(),
+      outcome: RunOutcomeFilter.optional(),
+      /** A run, chain or help request id, or its first characters. */
+      search: z.string().max(200).optional(),
+      ...Page,
+    }),
+    z.object({ total: z.number().int(), rows: z.array(Run), workflows: z.array(z.string()) }),
   ),
   'runs.detail': call(
     z.object({ run: Id }),
     z.object({
       run: Run,
-      given: z.array(LearningRef),
+      given: z.array(GivenLearning),
+      /** Its proposals, in the order it made them. */
+      proposed: z.array(RunProposal),
+      /** The help requests it filed. */
+      asked: z.array(HelpRequest),
       previous: z.string().nullable(),
       added: z.array(z.string()),
       removed: z.array(z.string()),
     }),
   ),
   'chains.list': call(
-    z.object({ agent: z.string().max(64).optional(), ...Page }),
+    z.object({
+      agent: z.string().max(64).optional(),
+      /** A chain id or a help request id (its chain, and the chain its reply started), or their first characters. */
+      search: z.string().max(200).optional(),
+      ...Page,
+    }),
     z.object({ total: z.number().int(), rows: z.array(Chain) }),
   ),
   'activity.proposals': call(

@@ -49,7 +49,7 @@ import { BUSY_TIMEOUT_MS, isDamage, isDamageCode, LedgerOpenError, ledgerPath, t
 import { SCHEMA_VERSION } from './store/schema.js';
 import { getHelp, helpDetail, listChains, listHelp, reply, resolve } from './store/help.js';
 import { learningDetail, queryLearnings } from './store/learningQueries.js';
-import { decideLearnings, undoDecisions } from './store/learnings.js';
+import { decideLearnings, originLearnings, undoDecisions } from './store/learnings.js';
 import { listRuns, runDetail } from './store/runs.js';
 import { lastSweep, listSweeps } from './sweep.js';
 import type { WatcherChange } from './watcher.js';
@@ -445,6 +445,7 @@ export class Desk implements DeskPort {
       'learnings.query': (input) => queryLearnings(this.db(), input),
       'learnings.detail': (input) =>
         learningDetail(this.db(), input.id, this.session.settings.current().learnings.max_per_run) ?? notFound(`no learning ${input.id}`),
+      'learnings.origin': (input) => ({ learnings: originLearnings(this.db(), input.origin) }),
       'learnings.reject': (input) => decision(input, 'reject'),
       'learnings.keep': (input) => decision(input, 'keep'),
       'learnings.undo': (input) => {
@@ -465,7 +466,7 @@ export class Desk implements DeskPort {
         return request;
       },
       'runs.list': (input) => listRuns(this.db(), input),
-      'runs.detail': (input) => runDetail(this.db(), input.run) ?? notFound(`no run ${input.run}`),
+      'runs.detail': (input) => runDetail(this.db(), input.run, this.session.settings.current().learnings.provisional_runs) ?? notFound(`no run ${input.run}`),
       'chains.list': (input) => listChains(this.db(), input),
       'activity.proposals': (input) => listProposals(this.db(), input),
       'activity.refused': (input) => listRefused(this.db(), input),

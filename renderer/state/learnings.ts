@@ -4,7 +4,7 @@
  * row under the keyboard cursor, and the bulk decisions with their undo.
  */
 import { createStore } from 'zustand/vanilla';
-import type { CallOutput, DeskApi, LearningFilter, LearningTarget, StateCounts } from '../../shared/api.js';
+import type { CallOutput, DeskApi, LearningFilter, LearningOrigin, LearningTarget, StateCounts } from '../../shared/api.js';
 import { LEARNING_SORTS } from '../../shared/api.js';
 import type { Impact, Learning, LearningState } from '../../shared/domain.js';
 import { messageOf } from './errors.js';
@@ -69,6 +69,8 @@ export interface LearningsState {
   target(): LearningTarget | null;
   /** Decide over `target`, by default the selection (`target()`); the detail names its one learning. */
   reject(by: string, reason?: string, target?: LearningTarget): Promise<string[] | null>;
+  /** Rejects every learning an origin discovered (docs/rules.md#a-persons-decisions), whatever is selected. */
+  rejectOrigin(origin: LearningOrigin, by: string, reason?: string): Promise<string[] | null>;
   keep(by: string, target?: LearningTarget): Promise<string[] | null>;
   undo(ids: string[], by: string): Promise<boolean>;
 }
@@ -318,6 +320,9 @@ export function createLearningsStore(api: DeskApi) {
       },
       reject(by, reason, target) {
         return decide('reject', by, reason, target);
+      },
+      rejectOrigin(origin, by, reason) {
+        return decide('reject', by, reason, { origin });
       },
       keep(by, target) {
         return decide('keep', by, undefined, target);

@@ -1,15 +1,27 @@
-/** Runs and chains: what each run was given, what changed since the last one, chain links. */
+/** Runs and chains: finding runs, what each was given and did, chain links. */
 import { createStore } from 'zustand/vanilla';
-import type { CallOutput, DeskApi } from '../../shared/api.js';
+import type { CallInput, CallOutput, DeskApi, RunOutcomeFilter } from '../../shared/api.js';
 import type { Chain, Run } from '../../shared/domain.js';
 import { messageOf } from './errors.js';
 
 export type RunDetail = CallOutput<'runs.detail'>;
 
-export interface RunsState {
+/** What the runs and chains listings are narrowed by; '' for no filter (docs/window.md#runs). */
+export interface RunsFilter {
   agent: string;
+  outcome: RunOutcomeFilter | '';
+  workflow: string;
+  /** A run, chain or help request id, or its first characters. */
+  search: string;
+}
+
+const NO_FILTER: RunsFilter = { agent: '', outcome: '', workflow: '', search: '' };
+
+export interface RunsState extends RunsFilter {
   runs: Run[];
   runsTotal: number;
+  /** Every workflow a run has, for the workflow filter's choices. */
+  workflows: string[];
   chains: Chain[];
   chainsTotal: number;
   error: string | null;
@@ -21,17 +33,32 @@ export interface RunsState {
   chainsLimit: number;
   more(which: 'runs' | 'chains'): void;
   setAgent(agent: string): void;
+  setFilter(patch: Partial<RunsFilter>): void;
   load(): Promise<void>;
   openRun(run: string | null): Promise<void>;
   loadDetail(): Promise<void>;
 }
 
+/** The listing inputs of a filter: only the parts given, so the Desk sees no empty conditions. */
+function listInputs(f: RunsFilter, runsLimit: number, chainsLimit: number): [CallInput<'runs.list'>, CallInput<'chains.list'>] {
+  const search = f.search.trim();
+  const runs: CallInput<'runs.list'> = { limit: runsLimit };
+  const chains: CallInput<'chains.list'> = { limit: chainsLimit };
+  if (f.agent) runs.agent = chains.agent = f.agent;
+  if (search) runs.search = chains.search = search;
+  if (f.outcome) runs.outcome = f.outcome;
+  if (f.workflow) runs.workflow = f.workflow;
+  return [runs, chains];
+}
+
 export function createRunsStore(api: DeskApi) {
   let seq = 0;
+  let listSeq = 0;
   return createStore<RunsState>()((set, get) => ({
-    agent: '',
+    ...NO_FILTER,
     runs: [],
     runsTotal: 0,
+    workflows: [],
     chains: [],
     chainsTotal: 0,
     error: null,
@@ -47,28 +74,31 @@ export function createRunsStore(api: DeskApi) {
       void get().load();
     },
     setAgent(agent) {
-      set({ agent });
+      get().setFilter({ agent });
+    },
+    setFilter(patch) {
+      set(patch);
       void get().load();
     },
     async load() {
-      const agent = get().agent || undefined;
       const { runsLimit, chainsLimit } = get();
+      const [runsInput, chainsInput] = listInputs(get(), runsLimit, chainsLimit);
+      // Only the answer to the newest filter is shown: typing a search sends one call a key.
+      const mine = ++listSeq;
       try {
-        const [runs, chains] = await Promise.all([
-          api.call('runs.list', agent ? { agent, limit: runsLimit } : { limit: runsLimit }),
-          api.call('chains.list', agent ? { agent, limit: chainsLimit } : { limit: chainsLimit }),
-        ]);
-        if ((get().agent || undefined) !== agent) return;
+        const [runs, chains] = await Promise.all([api.call('runs.list', runsInput), api.call('chains.list', chainsInput)]);
+        if (mine !== listSeq) return;
         set({
           runs: runs.rows,
           runsTotal: runs.total,
+          workflows: runs.workflows,
           chains: chains.rows,
           chainsTotal: chains.total,
           error: null,
           loaded: true,
         });
       } catch (error) {
-        set({ error: messageOf(error), loaded: true });
+        if (mine === listSeq) set({ error: messageOf(error), loaded: true });
       }
       if (get().runId) await get().loadDetail();
     },

@@ -81,6 +81,13 @@ test('axe finds no serious or critical violations in any view or dialog, light a
   await page.locator('a[href^="#/runs?run="]').first().click();
   await expect(page.getByRole('heading', { name: /^Run / })).toBeVisible();
   await scan(page, 'runs & chains', 'main');
+  // Reject by origin: the confirmation that lists what a chain's runs proposed.
+  await page.getByRole('button', { name: /^Reject the learnings chain / }).first().click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await expect(page.getByRole('dialog')).not.toContainText('Finding the learnings');
+  await scan(page, 'reject by origin dialog', DIALOG);
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
 
   // Acting as, the learning detail's own actions and its reject dialog, the notification toggle.
   await page.getByRole('banner').getByRole('button', { name: /^Acting as/ }).click();

@@ -19,6 +19,7 @@ import { withLedger } from '../ledgerAccess.js';
 import { decideLearnings, undoDecisions, type DecisionResult } from '../../node/store/learnings.js';
 import { exportPending } from '../../node/exporter.js';
 import type { Db } from '../../node/store/db.js';
+import type { LearningOrigin } from '../../../shared/api.js';
 
 const DECISION_OPTIONS: Options = { ...FACTORY_OPTION, ...JSON_OPTION, by: { type: 'string' } };
 
@@ -43,6 +44,28 @@ function missingRefusal(db: Db, wanted: string[]): void {
   if (missing.length > 0) throw new Refusal(`no learning has the id ${missing.join(', ')}; nothing was changed`);
 }
 
+/** A run or chain the ledger has no record of is refused: rejecting "nothing" there would hide a typo. */
+function unknownOriginRefusal(db: Db, origin: LearningOrigin): void {
+  const known =
+    'run' in origin
+      ? db.prepare('SELECT 1 FROM runs WHERE run = ?').get(origin.run)
+      : db.prepare('SELECT 1 FROM chains WHERE chain = ? UNION ALL SELECT 1 FROM runs WHERE chain = ? LIMIT 1').get(origin.chain, origin.chain);
+  if (!known) throw new Refusal(`no ${'run' in origin ? `run ${origin.run}` : `chain ${origin.chain}`} is recorded; nothing was changed`);
+}
+
+/**
+ * The origin `--run` or `--chain` names (docs/rules.md#a-persons-decisions), or undefined when
+ * neither is given. One origin, and no ids beside it: a mix would leave it unclear what was meant.
+ */
+function originOption(args: ParsedArgs): LearningOrigin | undefined {
+  const run = stringOption(args, 'run');
+  const chain = stringOption(args, 'chain');
+  if (run === undefined && chain === undefined) return undefined;
+  if (run !== undefined && chain !== undefined) throw new Refusal('give --run or --chain, not both');
+  if (args.positionals.length > 0) throw new Refusal(`give learning ids or --${run !== undefined ? 'run' : 'chain'}, not both`);
+  return run !== undefined ? { run } : { chain: chain! };
+}
+
 interface Decision {
   /** The past tense printed for each learning changed: "rejected". */
   verb: string;
@@ -56,11 +79,12 @@ interface Decision {
  * decision is recorded with who made it, and the learnings files of the agents it touched are
  * re-written so their next runs see it.
  */
-async function runDecision(args: ParsedArgs, io: CliIo, decision: Decision): Promise<void> {
+async function runDecision(args: ParsedArgs, io: CliIo, decision: Decision, origin?: LearningOrigin): Promise<void> {
   const by = requiredOption(args, 'by');
-  const wanted = ids(args.positionals);
+  const wanted = origin ? [] : ids(args.positionals);
   await withLedger(factoryTarget(args, io), io, ({ root, db, settings }) => {
-    missingRefusal(db, wanted);
+    if (origin) unknownOriginRefusal(db, origin);
+    else missingRefusal(db, wanted);
     const result = decision.decide(db, wanted, by, args);
     exportPending(db, root, settings.learnings.max_per_run);
     if (flagOption(args, 'json')) {
@@ -75,23 +99,37 @@ async function runDecision(args: ParsedArgs, io: CliIo, decision: Decision): Pro
 export const rejectCommand: Command = {
   name: ['reject'],
   summary: 'Reject learnings: never given to a run again, and a re-proposal is refused.',
-  usage: 'reject --by NAME [--reason R] [--json] [--factory DIR] ID...',
+  usage: 'reject --by NAME [--reason R] [--json] [--factory DIR] (ID... | --run RUN | --chain CHAIN)',
   help: [
     'Rejects one or many learnings in any state but rejected. A rejected learning is never',
     'given to a run and never deleted: it is what refuses the agent when it proposes the same',
     'claim again. `undo` takes a rejection back.',
     '',
+    'By origin: --run RUN rejects every learning first proposed in that run, --chain CHAIN',
+    'every learning first proposed in any run of that chain. Learnings the run only echoed or',
+    'rediscovered are not of its origin and stay as they are.',
+    '',
     'Options:',
     '  --reason R     why (shown in the history and to the operator)',
+    '  --run RUN      reject the learnings run RUN discovered, instead of naming ids',
+    '  --chain CHAIN  reject the learnings the runs of chain CHAIN discovered',
     ...COMMON_HELP,
   ].join('\n'),
-  options: { ...DECISION_OPTIONS, reason: { type: 'string' } },
-  run: (args, io) =>
-    runDecision(args, io, {
-      verb: 'rejected',
-      unchanged: 'already rejected',
-      decide: (db, wanted, by) => decideLearnings(db, 'reject', { ids: wanted }, { by, reason: stringOption(args, 'reason'), now: new Date() }),
-    }),
+  options: { ...DECISION_OPTIONS, reason: { type: 'string' }, run: { type: 'string' }, chain: { type: 'string' } },
+  run: async (args, io) => {
+    const origin = originOption(args);
+    return runDecision(
+      args,
+      io,
+      {
+        verb: 'rejected',
+        unchanged: 'already rejected',
+        decide: (db, wanted, by) =>
+          decideLearnings(db, 'reject', origin ? { origin } : { ids: wanted }, { by, reason: stringOption(args, 'reason'), now: new Date() }),
+      },
+      origin,
+    );
+  },
 };
 
 export const keepCommand: Command = {

@@ -22,6 +22,7 @@ import { humanTime, utcDay } from '../../rules/time.js';
 import type { HelpRequested } from '../../rules/events.js';
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
+import { prefixRange } from './where.js';
 import { flushOutbox } from '../outbox.js';
 import { journalDecision, type Replaying } from './journal.js';
 import { EventRefused, normTime } from './learnings.js';
@@ -253,6 +254,11 @@ export function getHelp(db: Db, id: string): HelpRequest | undefined {
   return row ? toHelpRequest(row) : undefined;
 }
 
+/** The help requests one run filed, oldest first (through the requests' index by run). */
+export function helpOfRun(db: Db, run: string): HelpRequest[] {
+  return (db.prepare(`${HELP_SELECT} WHERE r.run = ? ORDER BY r.at, r.id`).all(run) as HelpRow[]).map(toHelpRequest);
+}
+
 export function getChain(db: Db, chain: string): Chain | undefined {
   const row = db.prepare(`${CHAIN_SELECT} WHERE c.chain = ?`).get(chain) as ChainRow | undefined;
   return row ? toChain(row) : undefined;
@@ -292,18 +298,35 @@ export function listHelp(db: Db, query: HelpQuery = {}): { total: number; rows: 
 
 export interface ChainQuery {
   agent?: string | undefined;
+  /** A chain or help request id, or the start of one. */
+  search?: string | undefined;
   offset?: number | undefined;
   limit?: number | undefined;
 }
 
-/** Chains, those awaiting a person first, then newest first. */
+/**
+ * Chains, those awaiting a person first, then newest first. A search finds a chain by its id or
+ * the start of it, or by a help request's: the chain that asked and the chain its reply started.
+ * Ranges of keys (`prefixRange`), so the search goes through the chains' and requests' keys.
+ */
 export function listChains(db: Db, query: ChainQuery = {}): { total: number; rows: Chain[] } {
-  const clause = query.agent !== undefined ? ' WHERE c.agent = ?' : '';
-  const params: unknown[] = query.agent !== undefined ? [query.agent] : [];
-  const total = (db.prepare(`SELECT COUNT(*) AS n FROM chains c${clause}`).get(...params) as { n: number }).n;
+  const parts: string[] = [];
+  const params: Record<string, unknown> = {};
+  if (query.agent !== undefined) {
+    parts.push('c.agent = @agent');
+    params.agent = query.agent;
+  }
+  const search = query.search?.trim();
+  if (search) {
+    parts.push(`(c.chain >= @lo AND c.chain < @hi OR c.chain IN (SELECT h.chain FROM help_requests h WHERE h.id >= @lo AND h.id < @hi
+      UNION ALL SELECT h.continued_as FROM help_requests h WHERE h.id >= @lo AND h.id < @hi))`);
+    Object.assign(params, prefixRange(search));
+  }
+  const clause = parts.length > 0 ? ` WHERE ${parts.join(' AND ')}` : '';
+  const total = (db.prepare(`SELECT COUNT(*) AS n FROM chains c${clause}`).get(params) as { n: number }).n;
   const rows = db
-    .prepare(`${CHAIN_SELECT}${clause} ORDER BY held DESC, c.created_at DESC, c.chain DESC LIMIT ? OFFSET ?`)
-    .all(...params, query.limit ?? 100, query.offset ?? 0) as ChainRow[];
+    .prepare(`${CHAIN_SELECT}${clause} ORDER BY held DESC, c.created_at DESC, c.chain DESC LIMIT @limit OFFSET @offset`)
+    .all({ ...params, limit: query.limit ?? 100, offset: query.offset ?? 0 }) as ChainRow[];
   return { total, rows: rows.map(toChain) };
 }
 

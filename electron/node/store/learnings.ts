@@ -8,7 +8,7 @@
  * triggers open their own.
  */
 import type { HistoryKind, Learning, LearningState } from '../../../shared/domain.js';
-import type { LearningTarget } from '../../../shared/api.js';
+import type { LearningOrigin, LearningRef, LearningTarget } from '../../../shared/api.js';
 import { journalDecision, type JournaledLearning, type Replaying } from './journal.js';
 import {
   DECISION_RULES,
@@ -163,8 +163,36 @@ export interface DecisionInput {
   now: Date;
 }
 
+/**
+ * The learnings discovered in a run, or in any run of a chain (docs/rules.md#a-persons-decisions):
+ * those whose proposal log entry with outcome `new` names that run. Not those only echoed or
+ * rediscovered there: their discovery came from elsewhere, and rejecting a run's bad work must
+ * not take along what other runs found independently. In the order they were discovered. One
+ * query each, through the log's index by run (schema migration 9) and, for a chain, the runs'
+ * index by chain; a discovery whose learning is gone (swept) names nothing. Exported for the test
+ * that holds them to their indexes.
+ */
+export const ORIGIN_QUERIES = {
+  run: `SELECT l.id, l.text, l.state, l.impact FROM proposal_log p JOIN learnings l ON l.id = p.learning_id
+        WHERE p.run = ? AND p.outcome = 'new' ORDER BY p.seq`,
+  // CROSS JOIN keeps the runs first: left to itself the planner reads every discovery of the
+  // whole log (its index by outcome) and looks each one's run up.
+  chain: `SELECT l.id, l.text, l.state, l.impact FROM runs r
+          CROSS JOIN proposal_log p ON p.run = r.run AND p.outcome = 'new' JOIN learnings l ON l.id = p.learning_id
+          WHERE r.chain = ? ORDER BY p.seq`,
+} as const;
+
+/** The learnings of one origin, as the window lists them before rejecting them. */
+export function originLearnings(db: Db, origin: LearningOrigin): LearningRef[] {
+  return 'run' in origin
+    ? (stmt(db, ORIGIN_QUERIES.run).all(origin.run) as LearningRef[])
+    : (stmt(db, ORIGIN_QUERIES.chain).all(origin.chain) as LearningRef[]);
+}
+
+/** The ids a target names; an origin resolves to its learnings now, and is journaled as those ids. */
 function targetIds(db: Db, target: LearningTarget): string[] {
   if ('ids' in target) return [...new Set(target.ids)];
+  if ('origin' in target) return originLearnings(db, target.origin).map((l) => l.id);
   return stmt(db, 'SELECT l.id FROM json_each(?) j JOIN learnings l ON l.rowid = j.value ORDER BY j.key')
     .all(JSON.stringify(matchingRowidsOf(db, target.filter)))
     .map((row) => (row as { id: string }).id);

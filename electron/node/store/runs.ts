@@ -6,15 +6,17 @@
  * Each run keeps the ids of the learnings it was given, so "what was it told when it did that?"
  * always has an answer, also after the learning was rejected.
  */
-import type { Flags, Learning, Run, RunOutcome } from '../../../shared/domain.js';
-import type { LearningRef } from '../../../shared/api.js';
+import type { Flags, HelpRequest, Impact, LearningState, Run, RunOutcome } from '../../../shared/domain.js';
+import type { GivenLearning, RunOutcomeFilter, RunProposal } from '../../../shared/api.js';
+import { isDecisionSnapshot } from '../../rules/ledger.js';
+import { standingAt, type CountedRun, type StandingLine } from '../../rules/standing.js';
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
-import { equalsWhere } from './where.js';
+import { equalsWhere, prefixRange } from './where.js';
 import { EventRefused, addHistory, markExportPending, normTime } from './learnings.js';
 import { utcDay } from '../../rules/time.js';
 import { countFinishedRun } from './learningWrites.js';
-import { LEARNING_COLUMNS, toLearning } from './learningRows.js';
+import { helpOfRun } from './help.js';
 
 export interface RunStartedInput {
   run: string;
@@ -180,45 +182,127 @@ export function toRun(row: unknown): Run {
 export interface ListRunsInput {
   agent?: string | undefined;
   chain?: string | undefined;
+  workflow?: string | undefined;
+  /** A finished run's outcome, or `running` for a run with no finish yet. */
+  outcome?: RunOutcomeFilter | undefined;
+  /** A run, chain or help request id, or the start of one (docs/window.md#runs). */
+  search?: string | undefined;
   offset?: number | undefined;
   limit?: number | undefined;
 }
 
-/** Runs, newest first. */
-export function listRuns(db: Db, input: ListRunsInput = {}): { total: number; rows: Run[] } {
-  const where = equalsWhere({ agent: input.agent, chain: input.chain });
-  const total = (db.prepare(`SELECT count(*) AS n FROM runs ${where.sql}`).get(where.params) as { n: number }).n;
-  const rows = db
-    .prepare(`SELECT ${RUN_COLUMNS} FROM runs ${where.sql} ORDER BY seq DESC LIMIT @limit OFFSET @offset`)
+/**
+ * The WHERE clause of a runs listing. Every condition goes through an index: agent, chain,
+ * workflow and outcome by their own (schema migrations 1 and 9), a searched id as a range of the
+ * run's key, of the chain index and of the requests' key (the runs that filed a request whose id
+ * starts so) — an id or its prefix, never a scan for a substring, so a search stays quick on a
+ * factory with a hundred thousand runs. Exported for the test that holds it to the indexes.
+ */
+export function runsWhere(input: ListRunsInput): { sql: string; params: Record<string, unknown> } {
+  const where = equalsWhere({ agent: input.agent, chain: input.chain, workflow: input.workflow });
+  const parts = where.sql === '' ? [] : [where.sql.slice('WHERE '.length)];
+  const params: Record<string, unknown> = { ...where.params };
+  if (input.outcome === 'running') parts.push('outcome IS NULL');
+  else if (input.outcome) {
+    parts.push('outcome = @outcome');
+    params.outcome = input.outcome;
+  }
+  const search = input.search?.trim();
+  if (search) {
+    parts.push(
+      `(run >= @lo AND run < @hi OR chain >= @lo AND chain < @hi
+        OR run IN (SELECT h.run FROM help_requests h WHERE h.id >= @lo AND h.id < @hi))`,
+    );
+    Object.assign(params, prefixRange(search));
+  }
+  return { sql: parts.length > 0 ? `WHERE ${parts.join(' AND ')}` : '', params };
+}
+
+/** Runs, newest first, narrowed by the filters given; and every workflow a run has, for the filter's choices. */
+export function listRuns(db: Db, input: ListRunsInput = {}): { total: number; rows: Run[]; workflows: string[] } {
+  const where = runsWhere(input);
+  const total = (stmt(db, `SELECT count(*) AS n FROM runs ${where.sql}`).get(where.params) as { n: number }).n;
+  const rows = stmt(db, `SELECT ${RUN_COLUMNS} FROM runs ${where.sql} ORDER BY seq DESC LIMIT @limit OFFSET @offset`)
     .all({ ...where.params, limit: input.limit ?? 100, offset: input.offset ?? 0 })
     .map(toRun);
-  return { total, rows };
+  const workflows = stmt(db, 'SELECT DISTINCT workflow FROM runs ORDER BY workflow').pluck().all() as string[];
+  return { total, rows, workflows };
 }
 
 export interface RunDetail {
   run: Run;
-  given: LearningRef[];
+  given: GivenLearning[];
+  proposed: RunProposal[];
+  asked: HelpRequest[];
   previous: string | null;
   added: string[];
   removed: string[];
 }
 
-/** A run with the learnings it was given and what changed since the agent's previous run. */
-export function runDetail(db: Db, runId: string): RunDetail | undefined {
+interface GivenRow {
+  id: string;
+  text: string;
+  impact: Impact;
+  state: LearningState;
+  first_at: string;
+}
+
+/**
+ * Each learning the run was given as it stood when the run started (rules/standing.ts): its
+ * history lines from before the start, read in one query for all of them, and the agent's runs
+ * that finished before the start since the earliest of them was first proposed, counted by the
+ * replay. `provisionalRuns` is the setting in force: what a proposal or rediscovery gave.
+ */
+function givenAsTheyStood(db: Db, run: Run, provisionalRuns: number): GivenLearning[] {
+  const ids = JSON.stringify(run.learnings);
+  const rows = new Map(
+    (stmt(db, 'SELECT id, text, impact, state, first_at FROM learnings WHERE id IN (SELECT value FROM json_each(?))').all(ids) as GivenRow[]).map(
+      (r) => [r.id, r],
+    ),
+  );
+  if (rows.size === 0) return [];
+  const lines = new Map<string, StandingLine[]>();
+  const history = stmt(
+    db,
+    `SELECT learning_id, at, kind, state_after, undo FROM learning_history
+     WHERE learning_id IN (SELECT value FROM json_each(?)) AND at < ? ORDER BY seq`,
+  ).all(ids, run.started_at) as (Omit<StandingLine, 'undo'> & { learning_id: string; undo: string | null })[];
+  for (const { learning_id, undo, ...line } of history) {
+    let own = lines.get(learning_id);
+    if (!own) lines.set(learning_id, (own = []));
+    const snapshot = undo === null ? null : (JSON.parse(undo) as unknown);
+    own.push({ ...line, undo: isDecisionSnapshot(snapshot) ? snapshot : null });
+  }
+  const earliest = [...rows.values()].reduce((min, r) => (r.first_at < min ? r.first_at : min), run.started_at);
+  const counted = stmt(
+    db,
+    `SELECT started_at, finished_at FROM runs
+     WHERE agent = ? AND finished_at IS NOT NULL AND finished_at < ? AND started_at > ? ORDER BY finished_at`,
+  ).all(run.agent, run.started_at, earliest) as CountedRun[];
+  const given: GivenLearning[] = [];
+  for (const id of run.learnings) {
+    const row = rows.get(id);
+    if (!row) continue;
+    const then = standingAt(lines.get(id) ?? [], counted, run.started_at, provisionalRuns);
+    given.push({ id, text: row.text, impact: row.impact, state: then?.state ?? null, runs_left: then?.runs_left ?? null, now: row.state });
+  }
+  return given;
+}
+
+/**
+ * A run with what it was given (as it stood then), what it proposed (with what became of each
+ * learning since), what it asked, and what changed in what it was given since the agent's
+ * previous run.
+ */
+export function runDetail(db: Db, runId: string, provisionalRuns: number): RunDetail | undefined {
   const row = db.prepare(`SELECT seq, ${RUN_COLUMNS} FROM runs WHERE run = ?`).get(runId) as (RunRow & { seq: number }) | undefined;
   if (!row) return undefined;
   const run = toRun(row);
-  const learnings = new Map(
-    db
-      .prepare(`SELECT ${LEARNING_COLUMNS} FROM learnings WHERE id IN (SELECT value FROM json_each(?))`)
-      .all(JSON.stringify(run.learnings))
-      .map((r) => [toLearning(r).id, toLearning(r)] as [string, Learning]),
-  );
-  const given: LearningRef[] = [];
-  for (const id of run.learnings) {
-    const l = learnings.get(id);
-    if (l) given.push({ id: l.id, text: l.text, state: l.state, impact: l.impact });
-  }
+  const proposed = stmt(
+    db,
+    `SELECT p.at, p.agent, p.run, p.text, p.impact, p.outcome, p.learning_id, p.reason, l.state AS now
+     FROM proposals p LEFT JOIN learnings l ON l.id = p.learning_id WHERE p.run = ? ORDER BY p.seq`,
+  ).all(runId) as RunProposal[];
   const prev = db
     .prepare(`SELECT run, learnings FROM runs WHERE agent = ? AND seq < ? ORDER BY seq DESC LIMIT 1`)
     .get(run.agent, row.seq) as { run: string; learnings: string } | undefined;
@@ -226,7 +310,9 @@ export function runDetail(db: Db, runId: string): RunDetail | undefined {
   const now = new Set(run.learnings);
   return {
     run,
-    given,
+    given: givenAsTheyStood(db, run, provisionalRuns),
+    proposed,
+    asked: helpOfRun(db, runId),
     previous: prev?.run ?? null,
     added: prev ? run.learnings.filter((id) => !before.has(id)) : [],
     removed: prev ? [...before].filter((id) => !now.has(id)) : [],

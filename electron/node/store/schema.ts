@@ -443,6 +443,18 @@ export const MIGRATIONS: readonly string[] = [
   );
   INSERT INTO learnings_fts (learnings_fts) VALUES ('rebuild');
   `,
+  // 9: finding runs and what they did (docs/window.md#runs).
+  // - What a run proposed, by run (docs/rules.md#a-persons-decisions): rejecting by origin asks for
+  //   the learnings a run or a chain's runs discovered, and a run's detail lists its proposals.
+  //   Without it each question read the whole proposal log. Keyed (run, outcome) so the
+  //   discoveries of a run (outcome 'new') are one range; proposals without a run are left out.
+  // - Runs by outcome and by workflow, newest first: the failed runs are one filter away in the
+  //   window, where before they were found by paging through every run.
+  `
+  CREATE INDEX proposal_log_run ON proposal_log (run, outcome) WHERE run IS NOT NULL;
+  CREATE INDEX runs_outcome ON runs (outcome, seq);
+  CREATE INDEX runs_workflow ON runs (workflow, seq);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -12,3 +12,15 @@ export function equalsWhere(values: Record<string, string | undefined>): { sql: 
   }
   return { sql: parts.length > 0 ? `WHERE ${parts.join(' AND ')}` : '', params };
 }
+
+/** Above every character a text can hold next: `lo <= x < lo + PREFIX_END` is "x starts with lo". */
+const PREFIX_END = '\u{10FFFF}';
+
+/**
+ * The key range of the texts that start with `prefix`, as named parameters `lo` and `hi`: a
+ * search for an id or its first characters asked as `x >= @lo AND x < @hi` goes through x's index
+ * (SQLite does not use an index for LIKE under the default case-insensitive matching).
+ */
+export function prefixRange(prefix: string): { lo: string; hi: string } {
+  return { lo: prefix, hi: prefix + PREFIX_END };
+}

@@ -1,4 +1,4 @@
-import type { LearningTarget } from '../../../shared/api.js';
+import type { LearningOrigin, LearningTarget } from '../../../shared/api.js';
 import { count, plural } from '../../lib/format.js';
 import type { Stores } from '../../state/stores.js';
 
@@ -35,13 +35,17 @@ export async function keepSelected(stores: Stores, scope: DecisionScope = 'selec
     );
 }
 
+/** The toast after a rejection: how many, as whom, and Undo for exactly those. */
+function toastRejected(stores: Stores, changed: string[], by: string): void {
+  stores.ui.getState().showToast(`Rejected ${plural(changed.length, 'learning')} as ${by}.`, changed);
+}
+
 export async function rejectSelected(stores: Stores, reason: string, scope: DecisionScope = 'selection'): Promise<void> {
   const { target } = targetOf(stores, scope);
   if (!target) return;
   const by = stores.desk.getState().actor();
   const changed = await stores.learnings.getState().reject(by, reason, target);
-  if (!changed) return;
-  stores.ui.getState().showToast(`Rejected ${plural(changed.length, 'learning')} as ${by}.`, changed);
+  if (changed) toastRejected(stores, changed, by);
 }
 
 /** How long "Undone" stays: it has nothing to act on, so shorter than a decision's toast. */
@@ -53,4 +57,18 @@ export async function undoDecision(stores: Stores, ids: string[]): Promise<boole
   const ok = await stores.learnings.getState().undo(ids, by);
   if (ok) stores.ui.getState().showToast(`Undone as ${by}: ${count(ids.length)} restored.`, null, UNDONE_TOAST_MS);
   return ok;
+}
+
+/**
+ * Rejects every learning a run or chain discovered (docs/rules.md#a-persons-decisions), with the
+ * same toast and Undo as any rejection; the runs view is read again so what it proposed shows
+ * what became of it. Whether it went through: on failure the learnings store holds the error.
+ */
+export async function rejectOrigin(stores: Stores, origin: LearningOrigin, reason: string): Promise<boolean> {
+  const by = stores.desk.getState().actor();
+  const changed = await stores.learnings.getState().rejectOrigin(origin, by, reason);
+  if (!changed) return false;
+  toastRejected(stores, changed, by);
+  await stores.runs.getState().load();
+  return true;
 }

@@ -1,0 +1,166 @@
+/**
+ * Runs & chains in the browser host (docs/window.md#runs), on a demo factory served by `serve`:
+ * runs found by filter and by id, the run detail telling the past, reject by origin with its
+ * confirmation and Undo, and the layout at 1280 × 800.
+ */
+import type { Page } from '@playwright/test';
+import { call, expect, openDesk, test } from './ui-fixtures.js';
+
+/** The runs table: the second data table of the view (the chains table is the first). */
+const runsTable = (page: Page) => page.locator('table.data').nth(1);
+const chainsTable = (page: Page) => page.locator('table.data').nth(0);
+
+/** A run of the demo that discovered the most learnings, from the proposal log. */
+async function discoveringRun(page: Page): Promise<{ run: string; ids: string[] }> {
+  const log = await call(page, 'activity.proposals', { outcome: 'new', limit: 1000 });
+  const byRun = new Map<string, string[]>();
+  for (const p of log.rows) if (p.run && p.learning_id) byRun.set(p.run, [...(byRun.get(p.run) ?? []), p.learning_id]);
+  const [run, ids] = [...byRun].sort((a, b) => b[1].length - a[1].length)[0]!;
+  return { run, ids };
+}
+
+test.describe('runs & chains', () => {
+  test('the failed runs are one action away, and filters by agent, outcome and workflow narrow the runs', async ({ page, desk }) => {
+    await openDesk(page, desk, 'runs');
+    await expect(runsTable(page).locator('tbody tr').first()).toBeVisible();
+    const failed = await call(page, 'runs.list', { outcome: 'failed', limit: 1 });
+    expect(failed.total).toBeGreaterThan(100);
+
+    await page.getByRole('button', { name: 'Show failed runs' }).click();
+    await expect(page.getByRole('heading', { name: `Runs (${failed.total})` })).toBeVisible();
+    await expect(page.getByLabel('Outcome')).toHaveValue('failed');
+    const outcomes = await runsTable(page).locator('tbody tr td:nth-child(6)').allTextContents();
+    expect(outcomes.length).toBe(100);
+    expect(new Set(outcomes)).toEqual(new Set(['failed']));
+
+    const narrowed = await call(page, 'runs.list', { outcome: 'failed', agent: 'builder', limit: 1 });
+    const workflow = narrowed.rows[0]!.workflow;
+    const both = await call(page, 'runs.list', { outcome: 'failed', agent: 'builder', workflow, limit: 1 });
+    await page.getByLabel('Agent').selectOption('builder');
+    await page.getByLabel('Workflow').selectOption(workflow);
+    await expect(page.getByRole('heading', { name: `Runs (${both.total})` })).toBeVisible();
+    const agents = await runsTable(page).locator('tbody tr td:nth-child(2)').allTextContents();
+    expect(new Set(agents)).toEqual(new Set(['builder']));
+  });
+
+  test('a run is found by its id or the first characters of it, or by a chain or help request id', async ({ page, desk }) => {
+    await openDesk(page, desk, 'runs');
+    await expect(runsTable(page).locator('tbody tr').first()).toBeVisible();
+    const search = page.getByLabel('Find id');
+
+    await search.fill('run_scout_0060');
+    await expect(runsTable(page).locator('tbody tr')).not.toHaveCount(0);
+    const ids = await runsTable(page).locator('tbody tr td:nth-child(1)').allTextContents();
+    expect(ids.length).toBeGreaterThan(1);
+    for (const id of ids) expect(id.startsWith('run_scout_0060')).toBe(true);
+
+    const request = (await call(page, 'help.list', { limit: 1 })).rows[0]!;
+    await search.fill(request.id);
+    await expect(runsTable(page).locator('tbody tr')).toHaveCount(1);
+    await expect(runsTable(page).locator('tbody tr td').first()).toHaveText(request.run);
+    await expect(chainsTable(page).locator('tbody tr td:first-child', { hasText: request.chain })).toBeVisible();
+
+    await search.fill('no_such_id');
+    await expect(page.getByText('No run matches.')).toBeVisible();
+  });
+
+  test('the run detail shows a learning kept today as it stood when the run started, what the run proposed and what it asked', async ({ page, desk }) => {
+    await openDesk(page, desk, 'runs');
+    const provisional = await call(page, 'learnings.query', { filter: { states: ['provisional'] }, limit: 50 });
+    let picked: { id: string; run: string } | undefined;
+    for (const l of provisional.rows) {
+      const detail = await call(page, 'learnings.detail', { id: l.id });
+      if (detail.runs.length > 0) {
+        picked = { id: l.id, run: detail.runs[0]!.run };
+        break;
+      }
+    }
+    expect(picked, 'the demo has a provisional learning given to a run').toBeTruthy();
+    await call(page, 'learnings.keep', { target: { ids: [picked!.id] }, by: 'Ana' });
+
+    await page.evaluate((run) => (window.location.hash = `#/runs?run=${run}`), picked!.run);
+    await expect(page.getByRole('heading', { name: `Run ${picked!.run}` })).toBeVisible();
+    const item = page.locator('ol.given li', { has: page.locator(`a[href="#/learnings?id=${picked!.id}"]`) });
+    await expect(item.locator('.state').first()).toHaveText('provisional');
+    await expect(item).toContainText('now confirmed');
+
+    const { run } = await discoveringRun(page);
+    const detail = await call(page, 'runs.detail', { run });
+    await page.evaluate((r) => (window.location.hash = `#/runs?run=${r}`), run);
+    await expect(page.getByRole('heading', { name: `What it proposed (${detail.proposed.length} proposals)` })).toBeVisible();
+    await expect(page.locator('ol.proposed li')).toHaveCount(detail.proposed.length);
+    await expect(page.locator('ol.proposed li').first()).toContainText(detail.proposed[0]!.outcome);
+
+    const asked = (await call(page, 'help.list', { limit: 1 })).rows[0]!;
+    await page.evaluate((r) => (window.location.hash = `#/runs?run=${r}`), asked.run);
+    await expect(page.getByRole('heading', { name: /^What it asked \(\d+ help requests?\)$/ })).toBeVisible();
+    await expect(page.locator(`a[href="#/needs?request=${asked.id}"]`)).toBeVisible();
+  });
+
+  test('reject the N learnings a run proposed: the confirmation states the count and lists them, the toast offers Undo, Undo restores them', async ({ page, desk }) => {
+    await openDesk(page, desk, 'runs');
+    const { run, ids } = await discoveringRun(page);
+    const before = await Promise.all(ids.map(async (id) => (await call(page, 'learnings.detail', { id })).learning));
+    const open = before.filter((l) => l.state !== 'rejected');
+    expect(open.length).toBeGreaterThan(0);
+    const n = open.length === 1 ? '1 learning' : `${open.length} learnings`;
+
+    await page.evaluate((r) => (window.location.hash = `#/runs?run=${r}`), run);
+    await page.getByRole('button', { name: `Reject the ${n} it proposed…` }).click();
+    const dialog = page.getByRole('dialog', { name: `Reject the ${n} run ${run} proposed?` });
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByRole('list', { name: 'Learnings to reject' }).getByRole('listitem')).toHaveCount(open.length);
+    for (const l of open) await expect(dialog).toContainText(l.text);
+    await dialog.getByRole('button', { name: `Reject ${open.length}` }).click();
+    await expect(page.getByText(`Rejected ${n}.`)).toBeVisible();
+    for (const l of open) expect((await call(page, 'learnings.detail', { id: l.id })).learning.state).toBe('rejected');
+    await expect(page.getByRole('button', { name: /^Reject the .* it proposed…$/ })).toHaveCount(0);
+
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect(page.getByText(`Undone: ${open.length} restored.`)).toBeVisible();
+    for (const l of before) expect((await call(page, 'learnings.detail', { id: l.id })).learning.state).toBe(l.state);
+  });
+
+  test('a chain row rejects the learnings its runs proposed, after listing them with their count', async ({ page, desk }) => {
+    await openDesk(page, desk, 'runs');
+    const { run } = await discoveringRun(page);
+    const chain = (await call(page, 'runs.detail', { run })).run.chain;
+    const named = (await call(page, 'learnings.origin', { origin: { chain } })).learnings.filter((l) => l.state !== 'rejected');
+    expect(named.length).toBeGreaterThan(0);
+    const n = named.length === 1 ? '1 learning' : `${named.length} learnings`;
+
+    await page.getByLabel('Find id').fill(chain);
+    await page.getByRole('button', { name: `Reject the learnings chain ${chain} proposed` }).click();
+    const dialog = page.getByRole('dialog', { name: `Reject the ${n} chain ${chain} proposed?` });
+    await expect(dialog.getByRole('list', { name: 'Learnings to reject' }).getByRole('listitem')).toHaveCount(named.length);
+    await dialog.getByLabel('Reason (optional)').fill('the whole chain went wrong');
+    await dialog.getByRole('button', { name: `Reject ${named.length}` }).click();
+    await expect(page.getByText(`Rejected ${n}.`)).toBeVisible();
+    for (const l of named) {
+      const detail = await call(page, 'learnings.detail', { id: l.id });
+      expect([detail.learning.state, detail.learning.reason]).toEqual(['rejected', 'the whole chain went wrong']);
+    }
+  });
+
+  test('at 1280 × 800 the chains table does not scroll inside the scrolling pane and the last column header of each table is in view', async ({ page, desk }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await openDesk(page, desk, 'runs');
+    await expect(runsTable(page).locator('tbody tr').first()).toBeVisible();
+    await page.locator('a[href^="#/runs?run="]').first().click();
+    await expect(page.getByRole('heading', { name: /^Run / })).toBeVisible();
+
+    const inner = await chainsTable(page).evaluate((table) => {
+      const box = table.parentElement!;
+      return { scrolls: box.scrollHeight > box.clientHeight + 1, overflowY: getComputedStyle(box).overflowY };
+    });
+    expect(inner).toEqual({ scrolls: false, overflowY: 'visible' });
+
+    for (const table of [chainsTable(page), runsTable(page)]) {
+      const last = table.locator('thead th').last();
+      const box = (await last.boundingBox())!;
+      const pane = (await page.locator('.pane-list').boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(Math.min(1280, pane.x + pane.width) + 0.5);
+    }
+  });
+});
