@@ -443,6 +443,23 @@ export const MIGRATIONS: readonly string[] = [
   );
   INSERT INTO learnings_fts (learnings_fts) VALUES ('rebuild');
   `,
+  // Worth a look (docs/rules.md#worth-a-look): a dismissal of a learning from the section, with
+  // the evidence fingerprint it was dismissed against. The section hides the learning while its
+  // fingerprint is still this one, so the entry comes back when the evidence against it grows.
+  // One row a learning (a new dismissal replaces the old). Not a decision on the learning: it is
+  // not journaled and changes nothing about the learning. A deleted learning takes its dismissal
+  // along, so a rowid used again never starts out dismissed.
+  `
+  CREATE TABLE worth_dismissals (
+    learning_rowid INTEGER PRIMARY KEY,
+    fingerprint TEXT NOT NULL,
+    by TEXT NOT NULL,
+    at TEXT NOT NULL
+  );
+  CREATE TRIGGER learnings_drop_dismissal AFTER DELETE ON learnings BEGIN
+    DELETE FROM worth_dismissals WHERE learning_rowid = old.rowid;
+  END;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
