@@ -67,8 +67,9 @@ export interface LearningsState {
   loadDetail(): Promise<void>;
   selectionCount(): number;
   target(): LearningTarget | null;
-  reject(by: string, reason?: string): Promise<string[] | null>;
-  keep(by: string): Promise<string[] | null>;
+  /** Rejects the selection, or the learnings `ids` when given (a Worth a look entry). */
+  reject(by: string, reason?: string, ids?: string[]): Promise<string[] | null>;
+  keep(by: string, ids?: string[]): Promise<string[] | null>;
   undo(ids: string[], by: string): Promise<boolean>;
 }
 
@@ -140,8 +141,8 @@ export function createLearningsStore(api: DeskApi) {
       void get().reload();
     }
 
-    async function decide(kind: 'reject' | 'keep', by: string, reason?: string): Promise<string[] | null> {
-      const target = get().target();
+    async function decide(kind: 'reject' | 'keep', by: string, reason?: string, ids?: string[]): Promise<string[] | null> {
+      const target = ids ? { ids } : get().target();
       if (!target) return null;
       set({ busy: true, actionError: null });
       try {
@@ -310,11 +311,11 @@ export function createLearningsStore(api: DeskApi) {
         const ids = [...get().selected];
         return ids.length > 0 ? { ids } : null;
       },
-      reject(by, reason) {
-        return decide('reject', by, reason);
+      reject(by, reason, ids) {
+        return decide('reject', by, reason, ids);
       },
-      keep(by) {
-        return decide('keep', by);
+      keep(by, ids) {
+        return decide('keep', by, undefined, ids);
       },
       async undo(ids, by) {
         if (ids.length === 0) return true;

@@ -1,0 +1,56 @@
+/**
+ * What the operator does with a Worth a look entry. Reject and keep are the learnings' own
+ * actions (learnings/actions.ts), named by id; dismiss is the section's own, remembered in the
+ * ledger against the entry's evidence.
+ */
+import type { WorthEntry } from '../../../shared/api.js';
+import type { ShortcutId } from '../../lib/shortcuts.js';
+import type { Stores } from '../../state/stores.js';
+import { keepSelected, rejectSelected } from '../learnings/actions.js';
+
+/** Re-reads the section after a decision, or says why the decision failed. */
+async function afterDecision(stores: Stores): Promise<void> {
+  await stores.worth.getState().load();
+  const failed = stores.learnings.getState().actionError;
+  if (failed) stores.worth.getState().fail(failed);
+}
+
+export async function keepEntry(stores: Stores, entry: WorthEntry): Promise<void> {
+  await keepSelected(stores, [entry.learning.id]);
+  await afterDecision(stores);
+}
+
+export async function rejectEntry(stores: Stores, entry: WorthEntry): Promise<void> {
+  await rejectSelected(stores, '', [entry.learning.id]);
+  stores.worth.getState().confirmReject(null);
+  await afterDecision(stores);
+}
+
+export async function dismissEntry(stores: Stores, entry: WorthEntry): Promise<void> {
+  if (await stores.worth.getState().dismiss(entry, stores.desk.getState().actor())) {
+    stores.ui.getState().showToast('Dismissed from Worth a look until its evidence changes.', null, 5000);
+  }
+}
+
+/** Handles a Worth a look key in Needs you; false when `id` is not one of them or there is no entry. */
+export function handleWorthShortcut(stores: Stores, id: ShortcutId): boolean {
+  const worth = stores.worth.getState();
+  switch (id) {
+    case 'worth-next':
+    case 'worth-previous':
+      worth.move(id === 'worth-next' ? 1 : -1);
+      return worth.entries.length > 0;
+    case 'worth-reject':
+    case 'worth-keep':
+    case 'worth-dismiss': {
+      const entry = worth.current();
+      if (!entry) return false;
+      if (id === 'worth-reject') worth.confirmReject(entry);
+      else if (id === 'worth-keep') void keepEntry(stores, entry);
+      else void dismissEntry(stores, entry);
+      return true;
+    }
+    default:
+      return false;
+  }
+}
