@@ -15,8 +15,17 @@ async function afterDecision(stores: Stores): Promise<void> {
   if (failed) stores.worth.getState().fail(failed);
 }
 
+/**
+ * Keeps the entry's learning, and dismisses the entry against the same evidence: the person has
+ * looked and said yes, so it comes back only when the evidence against it grows.
+ */
 export async function keepEntry(stores: Stores, entry: WorthEntry): Promise<void> {
+  if (entry.learning.state !== 'provisional') {
+    stores.ui.getState().showToast(`This learning is ${entry.learning.state} already: reject or dismiss it.`, null, 5000);
+    return;
+  }
   await keepSelected(stores, [entry.learning.id]);
+  if (!stores.learnings.getState().actionError) await stores.worth.getState().dismiss(entry, stores.desk.getState().actor());
   await afterDecision(stores);
 }
 
