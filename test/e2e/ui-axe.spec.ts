@@ -85,5 +85,15 @@ test('axe finds no serious or critical violations in any view or dialog, light a
   await page.evaluate(() => (window.location.hash = '#/activity'));
   await expect(page.getByRole('img', { name: /Per day/ })).toBeVisible();
   await scan(page, 'activity', 'main');
+
+  // Worth a look (Needs you): the demo's evidence singles out a few learnings; its reject dialog.
+  await page.evaluate(() => (window.location.hash = '#/needs'));
+  await expect(page.locator('.worth-item').first()).toBeVisible();
+  await scan(page, 'worth a look', '.worth');
+  await page.keyboard.press('Shift+R');
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await scan(page, 'worth a look reject dialog', DIALOG);
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
   await context.close();
 });

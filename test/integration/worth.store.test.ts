@@ -10,15 +10,20 @@ import { applyProposal } from '../../electron/node/store/proposals.js';
 import { applyRunFinished, applyRunStarted } from '../../electron/node/store/runs.js';
 import { decideLearnings } from '../../electron/node/store/learnings.js';
 import { dismissWorth, worthALook } from '../../electron/node/store/worth.js';
+import { sweep } from '../../electron/node/sweep.js';
 import { tempLedger } from '../support/ledger.js';
 
 const ledgers: { remove(): void }[] = [];
 afterEach(() => ledgers.splice(0).forEach((l) => l.remove()));
 
 function ledger(): Db {
+  return ledgerIn().db;
+}
+
+function ledgerIn(): { db: Db; factory: string } {
   const l = tempLedger();
   ledgers.push(l);
-  return l.db;
+  return l;
 }
 
 /** A long life, so no learning lapses unless a test asks for it. */
@@ -181,5 +186,37 @@ describe('worth a look', () => {
     dismissWorth(db, id, entryOf(db, id).fingerprint, 'Ada', new Date());
     db.prepare('DELETE FROM learnings WHERE id = ?').run(id);
     expect(db.prepare('SELECT count(*) AS n FROM worth_dismissals').get()).toEqual({ n: 0 });
+  });
+
+  it('keeps its run counts equal to what the runs and what they were given say, through finishes, a sweep of old runs and a deleted learning', () => {
+    const { db, factory } = ledgerIn();
+    const counted = () => ({
+      learnings: db.prepare('SELECT learning_rowid AS rowid, runs, succeeded FROM learning_run_counts WHERE runs > 0 ORDER BY 1').all(),
+      agents: db.prepare('SELECT agent, runs, succeeded FROM agent_run_counts WHERE runs > 0 ORDER BY 1').all(),
+    });
+    const recounted = () => ({
+      learnings: db
+        .prepare(
+          `SELECT g.learning_rowid AS rowid, count(*) AS runs, sum(r.outcome = 'succeeded') AS succeeded
+           FROM run_given g JOIN runs r ON r.seq = g.run_seq WHERE r.finished_at IS NOT NULL GROUP BY 1 ORDER BY 1`,
+        )
+        .all(),
+      agents: db
+        .prepare(`SELECT agent, count(*) AS runs, sum(outcome = 'succeeded') AS succeeded FROM runs WHERE finished_at IS NOT NULL GROUP BY 1 ORDER BY 1`)
+        .all(),
+    });
+    const id = failingLearning(db);
+    const other = propose(db, 'scout', 'the vendor mirror is read only on weekends');
+    times(3, () => run(db, 'scout', [other], 'succeeded'));
+    run(db, 'scout', [other], null);
+    expect(counted().learnings).toHaveLength(2);
+    expect(counted()).toEqual(recounted());
+
+    db.prepare('DELETE FROM learnings WHERE id = ?').run(id);
+    expect(counted()).toEqual(recounted());
+
+    sweep(db, factory, DEFAULT_SETTINGS, new Date(BASE + 400 * 86_400_000));
+    expect(db.prepare('SELECT count(*) AS n FROM runs').get()).toEqual({ n: 0 });
+    expect(counted()).toEqual(recounted());
   });
 });

@@ -9,8 +9,9 @@
  */
 import type { Learning } from '../../../shared/domain.js';
 import {
-  ECHO_FLOOR,
   MIN_RUNS_EACH_SIDE,
+  echoThreshold,
+  echoesFarAboveNorm,
   evidenceFingerprint,
   medianOfCounts,
   sameChain,
@@ -51,32 +52,44 @@ function counts(row: Counted): RunCounts {
   return { runs: row.runs, failed: row.runs - (row.succeeded ?? 0) };
 }
 
-/** Finished runs of each agent, and how many succeeded. */
+/** Finished runs of each agent, and how many succeeded, from the counts the ledger keeps (schema: `agent_run_counts`). */
 function agentRuns(db: Db): Map<string, RunCounts> {
-  const rows = stmt(
-    db,
-    `SELECT agent, count(*) AS runs, sum(outcome = 'succeeded') AS succeeded FROM runs WHERE finished_at IS NOT NULL GROUP BY agent`,
-  ).all() as (Counted & { agent: string })[];
+  const rows = stmt(db, 'SELECT agent, runs, succeeded FROM agent_run_counts').all() as (Counted & { agent: string })[];
   return new Map(rows.map((r) => [r.agent, counts(r)]));
 }
 
-/**
- * The finished runs each active learning was given (learnings given fewer than the failing rule's
- * minimum are left out here: the rule would not look at them).
- */
-function givenRuns(db: Db): Map<number, RunCounts> {
-  const rows = stmt(
-    db,
-    `SELECT g.learning_rowid AS rowid, count(*) AS runs, sum(r.outcome = 'succeeded') AS succeeded
-     FROM learnings l JOIN run_given g ON g.learning_rowid = l.rowid JOIN runs r ON r.seq = g.run_seq
-     WHERE l.${ACTIVE} AND r.finished_at IS NOT NULL
-     GROUP BY g.learning_rowid HAVING count(*) >= ?`,
-  ).all(MIN_RUNS_EACH_SIDE) as (Counted & { rowid: number })[];
-  return new Map(rows.map((r) => [r.rowid, counts(r)]));
+interface Candidate {
+  rowid: number;
+  agent: string;
+  echoes: number;
 }
 
-/** The median echo count of each agent's active learnings, from one histogram per agent. */
-function echoMedians(db: Db): Map<string, number> {
+/**
+ * The finished runs each active learning was given, from the counts the ledger keeps (schema:
+ * `learning_run_counts`), for the learnings the failing rule could single out: given at least its
+ * minimum of runs, and failing more often than the agent's runs as a whole. The rule asks for more
+ * (the Wilson intervals apart), and whatever passes it passes this: a rate above the other runs'
+ * is above the mean of both. Most learnings of a ledger are left out here, before any is weighed.
+ */
+function givenRuns(db: Db): (Candidate & { given: RunCounts })[] {
+  const rows = stmt(
+    db,
+    `SELECT c.learning_rowid AS rowid, l.agent AS agent, l.echoes AS echoes, c.runs AS runs, c.succeeded AS succeeded
+     FROM learning_run_counts c JOIN learnings l ON l.rowid = c.learning_rowid JOIN agent_run_counts a ON a.agent = l.agent
+     WHERE c.runs >= ? AND l.${ACTIVE} AND (c.runs - c.succeeded) * a.runs > (a.runs - a.succeeded) * c.runs`,
+  ).all(MIN_RUNS_EACH_SIDE) as (Counted & Candidate)[];
+  return rows.map((r) => ({ rowid: r.rowid, agent: r.agent, echoes: r.echoes, given: counts(r) }));
+}
+
+interface EchoCounts {
+  /** The median echo count of the agent's active learnings. */
+  median: number;
+  /** Its highest echo count. */
+  most: number;
+}
+
+/** The echo counts of each agent's active learnings, from one histogram per agent. */
+function echoCounts(db: Db): Map<string, EchoCounts> {
   const rows = stmt(db, `SELECT agent, echoes AS value, count(*) AS count FROM learnings WHERE ${ACTIVE} GROUP BY agent, echoes`).all() as {
     agent: string;
     value: number;
@@ -88,54 +101,55 @@ function echoMedians(db: Db): Map<string, number> {
     list.push(r);
     byAgent.set(r.agent, list);
   }
-  return new Map([...byAgent].map(([agent, list]) => [agent, medianOfCounts(list)]));
+  return new Map([...byAgent].map(([agent, list]) => [agent, { median: medianOfCounts(list), most: Math.max(...list.map((c) => c.value)) }]));
 }
 
-interface ChainCount {
-  rowid: number;
-  original: string | null;
-  chain: string | null;
+interface SameChain extends Candidate {
+  chain: string;
   n: number;
 }
 
-/**
- * Rediscoveries of active learnings (those that confirmed included), grouped by the chain they
- * came from, next to the chain of the learning's first proposal (the proposal log holds it at the
- * learning's `first_at`, with outcome `new`).
- */
-function rediscoveryChains(db: Db): ChainCount[] {
+/** Active learnings rediscovered from the chain of their first proposal (schema: `learning_same_chain`). */
+function sameChainRediscoveries(db: Db): SameChain[] {
   return stmt(
     db,
-    `SELECT l.rowid AS rowid, ro.chain AS original, rp.chain AS chain, count(*) AS n
-     FROM proposal_log p
-     JOIN learnings l ON l.id = p.learning_id AND l.${ACTIVE}
-     LEFT JOIN proposal_log o ON o.at = l.first_at AND o.learning_id = l.id AND o.outcome = 'new'
-     LEFT JOIN runs ro ON ro.run = o.run
-     LEFT JOIN runs rp ON rp.run = p.run
-     WHERE p.outcome IN ('rediscovery', 'confirmed')
-     GROUP BY l.rowid, ro.chain, rp.chain`,
-  ).all() as ChainCount[];
+    `SELECT s.learning_rowid AS rowid, l.agent AS agent, l.echoes AS echoes, s.chain AS chain, s.rediscoveries AS n
+     FROM learning_same_chain s JOIN learnings l ON l.rowid = s.learning_rowid WHERE l.${ACTIVE}`,
+  ).all() as SameChain[];
 }
 
-interface Candidate {
-  rowid: number;
-  agent: string;
-  echoes: number;
+/**
+ * Notes a rediscovery of `learning` proposed in `run` (called as the proposal is taken up, in its
+ * transaction): counted when it came from the chain of the learning's first proposal, whose run
+ * the proposal log names. A run the ledger does not know (yet) is not the same chain.
+ */
+export function noteRediscovery(db: Db, learning: { id: string; first_at: string }, run: string | null): void {
+  if (run === null) return;
+  const chains = stmt(
+    db,
+    `SELECT (SELECT r.chain FROM proposal_log o JOIN runs r ON r.run = o.run
+             WHERE o.at = ? AND o.learning_id = ? AND o.outcome = 'new') AS original,
+            (SELECT chain FROM runs WHERE run = ?) AS chain`,
+  ).get(learning.first_at, learning.id, run) as { original: string | null; chain: string | null };
+  if (!sameChain(chains.original, chains.chain)) return;
+  stmt(
+    db,
+    `INSERT INTO learning_same_chain (learning_rowid, chain, rediscoveries) SELECT rowid, ?, 1 FROM learnings WHERE id = ?
+     ON CONFLICT (learning_rowid) DO UPDATE SET rediscoveries = rediscoveries + 1`,
+  ).run(chains.original, learning.id);
 }
 
-/** Active learnings that could be singled out: given enough runs, echoed enough, or rediscovered. */
-function candidates(db: Db, rowids: Iterable<number>): Candidate[] {
-  const byRowid = new Map<number, Candidate>();
-  for (const c of stmt(db, `SELECT rowid, agent, echoes FROM learnings WHERE ${ACTIVE} AND echoes >= ?`).all(ECHO_FLOOR) as Candidate[]) {
-    byRowid.set(c.rowid, c);
+/**
+ * The active learnings echoed far above their agent's norm: asked only of the agents whose
+ * histogram shows such a count at all, through the index of an agent's learnings by state.
+ */
+function echoed(db: Db, echoes: Map<string, EchoCounts>): Candidate[] {
+  const read = stmt(db, `SELECT rowid, agent, echoes FROM learnings WHERE agent = ? AND ${ACTIVE} AND echoes >= ?`);
+  const found: Candidate[] = [];
+  for (const [agent, e] of echoes) {
+    if (echoesFarAboveNorm(e.most, e.median)) found.push(...(read.all(agent, echoThreshold(e.median)) as Candidate[]));
   }
-  const one = stmt(db, `SELECT rowid, agent, echoes FROM learnings WHERE rowid = ?`);
-  for (const rowid of rowids) {
-    if (byRowid.has(rowid)) continue;
-    const c = one.get(rowid) as Candidate | undefined;
-    if (c) byRowid.set(rowid, c);
-  }
-  return [...byRowid.values()];
+  return found;
 }
 
 /**
@@ -156,35 +170,43 @@ const NO_RUNS: RunCounts = { runs: 0, failed: 0 };
 export function worthALook(db: Db): WorthSection {
   const read = db.transaction(() => {
     const agents = agentRuns(db);
-    const given = givenRuns(db);
-    const medians = echoMedians(db);
-    const same = new Map<number, { n: number; original: string | null }>();
-    for (const c of rediscoveryChains(db)) {
-      if (!sameChain(c.original, c.chain)) continue;
-      const seen = same.get(c.rowid);
-      same.set(c.rowid, { n: (seen?.n ?? 0) + c.n, original: c.original });
+    const echoes = echoCounts(db);
+    const found = new Map<number, Candidate & { given: RunCounts; same: number; original: string | null }>();
+    const entry = (c: Candidate) => {
+      let e = found.get(c.rowid);
+      if (!e) {
+        e = { rowid: c.rowid, agent: c.agent, echoes: c.echoes, given: NO_RUNS, same: 0, original: null };
+        found.set(c.rowid, e);
+      }
+      return e;
+    };
+    for (const c of echoed(db, echoes)) entry(c);
+    for (const c of givenRuns(db)) entry(c).given = c.given;
+    for (const c of sameChainRediscoveries(db)) {
+      const e = entry(c);
+      e.same = c.n;
+      e.original = c.chain;
     }
     const dismissed = dismissals(db);
-    const found: { rowid: number; reasons: string[]; fingerprint: string }[] = [];
-    for (const c of candidates(db, new Set([...given.keys(), ...same.keys()]))) {
-      const mine = given.get(c.rowid) ?? NO_RUNS;
+    const listed: { rowid: number; reasons: string[]; fingerprint: string }[] = [];
+    for (const c of found.values()) {
       const all = agents.get(c.agent) ?? NO_RUNS;
       const evidence: WorthEvidence = {
-        given: mine,
-        other: { runs: all.runs - mine.runs, failed: all.failed - mine.failed },
+        given: c.given,
+        other: { runs: all.runs - c.given.runs, failed: all.failed - c.given.failed },
         echoes: c.echoes,
-        agentMedianEchoes: medians.get(c.agent) ?? 0,
-        sameChainRediscoveries: same.get(c.rowid)?.n ?? 0,
-        originalChain: same.get(c.rowid)?.original ?? null,
+        agentMedianEchoes: echoes.get(c.agent)?.median ?? 0,
+        sameChainRediscoveries: c.same,
+        originalChain: c.original,
       };
       const reasons = worthReasons(evidence);
       if (reasons.length === 0) continue;
       const fingerprint = evidenceFingerprint(evidence);
       if (dismissed.get(c.rowid) === fingerprint) continue;
-      found.push({ rowid: c.rowid, reasons, fingerprint });
+      listed.push({ rowid: c.rowid, reasons, fingerprint });
     }
     const row = stmt(db, `SELECT ${LEARNING_COLUMNS} FROM learnings WHERE rowid = ?`);
-    const entries = found
+    const entries = listed
       .map((f) => ({ learning: toLearning(row.get(f.rowid)), reasons: f.reasons, fingerprint: f.fingerprint }))
       .sort(
         (a, b) =>
