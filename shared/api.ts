@@ -112,6 +112,18 @@ export type NextRun = z.infer<typeof NextRun>;
 /** A person's decision over learnings, as the window offers it. */
 export const DecisionKind = z.enum(['reject', 'keep']);
 
+/**
+ * A learning the evidence singles out for a person's eye (docs/rules.md#worth-a-look), with one
+ * line per reason, and the fingerprint of the evidence a dismissal is remembered against.
+ * Display only: the section never changes a learning.
+ */
+export const WorthEntry = z.object({
+  learning: Learning,
+  reasons: z.array(z.string()).min(1),
+  fingerprint: z.string(),
+});
+export type WorthEntry = z.infer<typeof WorthEntry>;
+
 export const LedgerProblem = z.object({
   file: z.string(),
   message: z.string(),
@@ -250,6 +262,13 @@ export const CALLS = {
   'learnings.undo': call(
     z.object({ ids: z.array(Id).min(1).max(100_000), by: PersonName }),
     z.object({ changed: z.array(z.string()) }),
+  ),
+  /** The "Worth a look" section of Needs you: the first entries (most reasons first) and how many there are. */
+  'learnings.worthALook': call(z.object({}), z.object({ total: z.number().int(), entries: z.array(WorthEntry) })),
+  /** Leaves a learning out of "Worth a look" until its evidence no longer has this fingerprint. */
+  'learnings.dismissWorth': call(
+    z.object({ id: Id, fingerprint: z.string().min(1).max(200), by: PersonName }),
+    z.object({ id: z.string() }),
   ),
   'help.list': call(
     z.object({

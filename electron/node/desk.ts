@@ -51,6 +51,7 @@ import { getHelp, helpDetail, listChains, listHelp, reply, resolve } from './sto
 import { learningDetail, queryLearnings } from './store/learningQueries.js';
 import { decideLearnings, originLearnings, undoDecisions } from './store/learnings.js';
 import { listRuns, runDetail } from './store/runs.js';
+import { dismissWorth, worthALook } from './store/worth.js';
 import { lastSweep, listSweeps } from './sweep.js';
 import type { WatcherChange } from './watcher.js';
 import { refusedFiles, rereadFile } from './store/eventFiles.js';
@@ -79,6 +80,7 @@ const WRITE_CHANNELS: ReadonlySet<string> = new Set([
   'learnings.reject',
   'learnings.keep',
   'learnings.undo',
+  'learnings.dismissWorth',
   'help.reply',
   'help.resolve',
   'events.reread',
@@ -450,6 +452,12 @@ export class Desk implements DeskPort {
       'learnings.keep': (input) => decision(input, 'keep'),
       'learnings.undo': (input) => {
         return this.decided((db) => ({ changed: undoDecisions(db, input.ids, { by: input.by, now: now() }).changed }));
+      },
+      'learnings.worthALook': () => worthALook(this.db()),
+      'learnings.dismissWorth': (input) => {
+        if (!dismissWorth(this.writable(), input.id, input.fingerprint, input.by, now())) notFound(`no learning ${input.id}`);
+        this.emit('ledger.changed', { reason: 'dismiss' });
+        return { id: input.id };
       },
       'help.list': (input) => listHelp(this.db(), input),
       'help.detail': (input) => helpDetail(this.db(), input.id),

@@ -16,6 +16,7 @@
 import { z } from 'zod';
 import { Learning as LearningSchema, type Impact, type Learning, type LearningState } from '../../shared/domain.js';
 import { humanDay } from './time.js';
+import { wilsonInterval, Z_95 } from './worth.js';
 
 /** The settings these rules read (a subset of `layover.toml`'s `[learnings]`). */
 export interface LedgerSettings {
@@ -269,11 +270,6 @@ export function undo(l: Learning, before: DecisionSnapshot): Learning {
  * Wilson score lower bound of a success rate (z = 1.96: 95%). For display only: it keeps one
  * success out of one run from looking better than 50 out of 55. Zero runs → 0.
  */
-export function wilsonLower(successes: number, runs: number, z = 1.96): number {
-  if (runs <= 0) return 0;
-  const p = successes / runs;
-  const z2 = z * z;
-  const centre = p + z2 / (2 * runs);
-  const margin = z * Math.sqrt((p * (1 - p)) / runs + z2 / (4 * runs * runs));
-  return Math.max(0, (centre - margin) / (1 + z2 / runs));
+export function wilsonLower(successes: number, runs: number, z = Z_95): number {
+  return runs <= 0 ? 0 : wilsonInterval(successes, runs, z).lower;
 }

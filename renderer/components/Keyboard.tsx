@@ -5,6 +5,7 @@ import { VIEWS } from '../state/nav.js';
 import type { Stores } from '../state/stores.js';
 import { keepSelected } from './learnings/actions.js';
 import { SEARCH_ID } from './learnings/FilterBar.js';
+import { handleWorthShortcut } from './worth/actions.js';
 
 function isControl(target: EventTarget | null): boolean {
   return target instanceof HTMLElement && target.closest('button, a[href], summary, [role="button"]') !== null;
@@ -52,6 +53,7 @@ export function handleShortcut(stores: Stores, event: KeyboardEvent): boolean {
       break;
   }
   if (view === 'needs') {
+    if (handleWorthShortcut(stores, shortcut.id)) return true;
     if (shortcut.id === 'down' || shortcut.id === 'up') {
       help.move(shortcut.id === 'down' ? 1 : -1);
       return true;

@@ -16,7 +16,12 @@ export type ShortcutId =
   | 'help'
   | 'escape'
   | 'send'
-  | 'open-factory';
+  | 'open-factory'
+  | 'worth-next'
+  | 'worth-previous'
+  | 'worth-reject'
+  | 'worth-keep'
+  | 'worth-dismiss';
 
 /**
  * Where a shortcut is heard: `window` — anywhere, but never while typing in a field; `answer` —
@@ -99,6 +104,25 @@ export const SHORTCUTS: readonly Shortcut[] = [
     scope: 'menu',
     match: ['o', 'O'],
     mod: true,
+  },
+  // Worth a look (Needs you): Shift and the list's own letter acts on the section's entry, so the
+  // keys of the requests (j, k, Enter) and of the Learnings list (r, e) keep their meaning there.
+  { id: 'worth-next', keys: ['w'], label: 'Worth a look (Needs you): next entry', scope: 'window', match: ['w'] },
+  { id: 'worth-previous', keys: ['Shift', 'w'], label: 'Worth a look (Needs you): previous entry', scope: 'window', match: ['W'] },
+  {
+    id: 'worth-reject',
+    keys: ['Shift', 'r'],
+    label: 'Worth a look (Needs you): reject the entry under the cursor (asks to confirm)',
+    scope: 'window',
+    match: ['R'],
+  },
+  { id: 'worth-keep', keys: ['Shift', 'e'], label: 'Worth a look (Needs you): keep the entry under the cursor', scope: 'window', match: ['E'] },
+  {
+    id: 'worth-dismiss',
+    keys: ['Shift', 'd'],
+    label: 'Worth a look (Needs you): dismiss the entry until its evidence changes',
+    scope: 'window',
+    match: ['D'],
   },
 ];
 

@@ -8,6 +8,7 @@ import { createLearningsStore } from './learnings.js';
 import { createNavStore } from './nav.js';
 import { createRunsStore } from './runs.js';
 import { createUiStore } from './ui.js';
+import { createWorthStore } from './worth.js';
 
 export function createStores(api: DeskApi) {
   return {
@@ -19,6 +20,7 @@ export function createStores(api: DeskApi) {
     runs: createRunsStore(api),
     activity: createActivityStore(api),
     ui: createUiStore(),
+    worth: createWorthStore(api),
   };
 }
 export type Stores = ReturnType<typeof createStores>;
@@ -30,6 +32,7 @@ export async function refreshAll(stores: Stores): Promise<void> {
   if (learnings.detailId) jobs.push(learnings.loadDetail());
   if (stores.runs.getState().loaded) jobs.push(stores.runs.getState().load());
   if (stores.activity.getState().loaded) jobs.push(stores.activity.getState().load());
+  if (stores.worth.getState().loaded) jobs.push(stores.worth.getState().load());
   await Promise.all(jobs);
 }
 

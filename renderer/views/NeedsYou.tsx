@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import type { HelpRequest } from '../../shared/domain.js';
 import { ReplyForm, Outcome } from '../components/ReplyForm.js';
+import { WorthALook } from '../components/worth/WorthALook.js';
 import { Time } from '../components/Time.js';
 import { useSlice, useStores } from '../state/context.js';
 import { href } from '../state/nav.js';
@@ -161,6 +162,7 @@ export function NeedsYou({ focus }: { focus?: string | undefined }) {
             </ul>
           </>
         )}
+        <WorthALook />
       </section>
       <section className="pane pane-detail" aria-label="Request">
         <RequestDetail />

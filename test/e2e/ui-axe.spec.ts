@@ -38,6 +38,8 @@ test('axe finds no serious or critical violations in any view or dialog, light a
   await openDesk(page, desk);
   await expect(page.locator('[data-request]').first()).toBeVisible();
   await expect(page.getByLabel('Answer (required)')).toBeVisible();
+  // The demo's evidence singles out a few learnings: Worth a look is part of the whole window.
+  await expect(page.locator('.worth-item').first()).toBeVisible();
   await scan(page, 'needs you (whole window)');
 
   // The reply form of a request whose flags are unknown (workflow, flags, no-flags choice).
@@ -110,5 +112,14 @@ test('axe finds no serious or critical violations in any view or dialog, light a
   await page.evaluate(() => (window.location.hash = '#/activity'));
   await expect(page.getByRole('img', { name: /Per day/ })).toBeVisible();
   await scan(page, 'activity', 'main');
+
+  // Worth a look's reject dialog (the section itself is in the first scan).
+  await page.evaluate(() => (window.location.hash = '#/needs'));
+  await expect(page.locator('.worth-item').first()).toBeVisible();
+  await page.keyboard.press('Shift+R');
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await scan(page, 'worth a look reject dialog', DIALOG);
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
   await context.close();
 });

@@ -279,4 +279,12 @@ describe('the Desk', () => {
     expect(bad.settings_error).toMatch(/learnings\.max_per_run/);
     expect(bad.settings.learnings.max_per_run).toBe(7);
   });
+
+  it('Worth a look refuses to dismiss a learning the ledger does not have, in one line naming it', async () => {
+    const { call, value, desk } = await openDesk();
+    await desk.idle();
+    const envelope = await call('learnings.dismissWorth', { id: 'lrn_missing', fingerprint: 'failed:0/echoes:5/same-chain:0', by: 'Ada' });
+    expect(envelope).toEqual({ ok: false, error: { code: 'not_found', message: 'no learning lrn_missing' } });
+    expect(await value('learnings.worthALook', {})).toEqual({ total: 0, entries: [] });
+  });
 });

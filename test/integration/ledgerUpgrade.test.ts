@@ -22,6 +22,7 @@ import { learningDetail, queryLearnings } from '../../electron/node/store/learni
 import { ftsQuery } from '../../electron/node/store/learningList.js';
 import { decideLearnings, undoDecisions } from '../../electron/node/store/learnings.js';
 import { MIGRATIONS } from '../../electron/node/store/schema.js';
+import { worthALook } from '../../electron/node/store/worth.js';
 import { DEFAULT_SETTINGS } from '../../electron/rules/settings.js';
 import { PROPOSAL_OUTCOMES } from '../../shared/domain.js';
 import { tempFactory, type TempFactory } from '../support/factory.js';
@@ -84,6 +85,11 @@ function answers(db: Db): Record<string, unknown> {
     daily: dailyStats(db, 120, DEMO_NOW),
     last: lastEventAt(db),
     details: learnings.rows.map((l) => learningDetail(db, l.id, DEFAULT_SETTINGS.learnings.max_per_run)),
+    // Worth a look reads counts a later migration fills from what the ledger already holds.
+    worth: worthALook(db),
+    worthCounts: ['learning_run_counts', 'agent_run_counts', 'learning_same_chain'].map((table) =>
+      db.prepare(`SELECT * FROM ${table} ORDER BY 1`).all(),
+    ),
   };
 }
 

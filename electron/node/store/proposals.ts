@@ -13,6 +13,7 @@ import { stmt } from './statements.js';
 import { addHistory, insertLearning, normTime } from './learnings.js';
 import { learningsByRowid, matchingRowids } from './matching.js';
 import { saveLearning } from './learningWrites.js';
+import { noteRediscovery } from './worth.js';
 
 export interface ProposalInput {
   agent: string;
@@ -107,6 +108,7 @@ export function applyProposal(
         state_before: decision.before.state,
         state_after: decision.learning.state,
       });
+      noteRediscovery(db, decision.learning, run);
       result = { outcome: decision.outcome, learning_id: decision.learning.id, reason: null };
       activeChanged = true;
       break;

@@ -455,6 +455,83 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX runs_outcome ON runs (outcome, seq);
   CREATE INDEX runs_workflow ON runs (workflow, seq);
   `,
+  // 10: Worth a look (docs/rules.md#worth-a-look).
+  // - The finished runs each learning was given, and each agent's, and how many succeeded, kept as counts: the
+  //   section weighs every active learning at once, and counting run_given joined with runs for
+  //   100,000 learnings took seconds (some 2.5 million rows), where reading these takes
+  //   milliseconds. Kept by triggers, not by the code that finishes runs, so that every path that
+  //   finishes a run or deletes what a run was given (ingest, a sweep, a deleted learning, a
+  //   repair by hand) keeps them right. run_given is written at a run's start only (runs.ts),
+  //   before it can finish, so a finish is the one moment a run is counted.
+  // - The rediscoveries of each learning that came from the chain of its first proposal, and that
+  //   chain: noted as a rediscovery is taken up (noteRediscovery in store/worth.ts), for the same
+  //   reason as the counts (joining the proposal log with runs twice over took most of the
+  //   section's time). A later sweep of old runs leaves them, as it leaves `rediscoveries`.
+  // - A dismissal of a learning from the section, with the evidence fingerprint it was dismissed
+  //   against. The section hides the learning while its fingerprint is still this one, so the
+  //   entry comes back when the evidence against it grows. One row a learning (a new dismissal
+  //   replaces the old). Not a decision on the learning: it is not journaled and changes nothing
+  //   about the learning.
+  // A deleted learning takes both along, so a rowid used again never inherits them.
+  `
+  CREATE TABLE learning_run_counts (
+    learning_rowid INTEGER PRIMARY KEY,
+    runs INTEGER NOT NULL,
+    succeeded INTEGER NOT NULL
+  );
+  INSERT INTO learning_run_counts (learning_rowid, runs, succeeded)
+    SELECT g.learning_rowid, count(*), coalesce(sum(r.outcome = 'succeeded'), 0)
+    FROM run_given g JOIN runs r ON r.seq = g.run_seq WHERE r.finished_at IS NOT NULL GROUP BY g.learning_rowid;
+  CREATE TABLE agent_run_counts (
+    agent TEXT PRIMARY KEY,
+    runs INTEGER NOT NULL,
+    succeeded INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  INSERT INTO agent_run_counts (agent, runs, succeeded)
+    SELECT agent, count(*), coalesce(sum(outcome = 'succeeded'), 0) FROM runs WHERE finished_at IS NOT NULL GROUP BY agent;
+  CREATE TRIGGER runs_count_finished AFTER UPDATE OF finished_at ON runs
+    WHEN old.finished_at IS NULL AND new.finished_at IS NOT NULL BEGIN
+    INSERT INTO learning_run_counts (learning_rowid, runs, succeeded)
+      SELECT learning_rowid, 1, coalesce(new.outcome = 'succeeded', 0) FROM run_given WHERE run_seq = new.seq
+      ON CONFLICT (learning_rowid) DO UPDATE SET runs = runs + 1, succeeded = succeeded + excluded.succeeded;
+    INSERT INTO agent_run_counts (agent, runs, succeeded) VALUES (new.agent, 1, coalesce(new.outcome = 'succeeded', 0))
+      ON CONFLICT (agent) DO UPDATE SET runs = runs + 1, succeeded = succeeded + excluded.succeeded;
+  END;
+  CREATE TRIGGER runs_uncount AFTER DELETE ON runs WHEN old.finished_at IS NOT NULL BEGIN
+    UPDATE agent_run_counts SET runs = runs - 1, succeeded = succeeded - coalesce(old.outcome = 'succeeded', 0) WHERE agent = old.agent;
+  END;
+  CREATE TRIGGER run_given_uncount AFTER DELETE ON run_given BEGIN
+    UPDATE learning_run_counts SET runs = runs - 1,
+      succeeded = succeeded - coalesce((SELECT outcome = 'succeeded' FROM runs WHERE seq = old.run_seq), 0)
+    WHERE learning_rowid = old.learning_rowid
+      AND EXISTS (SELECT 1 FROM runs WHERE seq = old.run_seq AND finished_at IS NOT NULL);
+  END;
+
+  CREATE TABLE learning_same_chain (
+    learning_rowid INTEGER PRIMARY KEY,
+    chain TEXT NOT NULL,
+    rediscoveries INTEGER NOT NULL
+  );
+  INSERT INTO learning_same_chain (learning_rowid, chain, rediscoveries)
+    SELECT l.rowid, ro.chain, count(*)
+    FROM proposal_log p JOIN learnings l ON l.id = p.learning_id
+    JOIN proposal_log o ON o.at = l.first_at AND o.learning_id = l.id AND o.outcome = 'new'
+    JOIN runs ro ON ro.run = o.run JOIN runs rp ON rp.run = p.run
+    WHERE p.outcome IN ('rediscovery', 'confirmed') AND rp.chain = ro.chain
+    GROUP BY l.rowid;
+
+  CREATE TABLE worth_dismissals (
+    learning_rowid INTEGER PRIMARY KEY,
+    fingerprint TEXT NOT NULL,
+    by TEXT NOT NULL,
+    at TEXT NOT NULL
+  );
+  CREATE TRIGGER learnings_drop_worth AFTER DELETE ON learnings BEGIN
+    DELETE FROM learning_run_counts WHERE learning_rowid = old.rowid;
+    DELETE FROM learning_same_chain WHERE learning_rowid = old.rowid;
+    DELETE FROM worth_dismissals WHERE learning_rowid = old.rowid;
+  END;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

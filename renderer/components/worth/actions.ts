@@ -1,0 +1,65 @@
+/**
+ * What the operator does with a Worth a look entry. Reject and keep are the learnings' own
+ * actions (learnings/actions.ts), named by id; dismiss is the section's own, remembered in the
+ * ledger against the entry's evidence.
+ */
+import type { WorthEntry } from '../../../shared/api.js';
+import type { ShortcutId } from '../../lib/shortcuts.js';
+import type { Stores } from '../../state/stores.js';
+import { keepSelected, rejectSelected } from '../learnings/actions.js';
+
+/** Re-reads the section after a decision, or says why the decision failed. */
+async function afterDecision(stores: Stores): Promise<void> {
+  await stores.worth.getState().load();
+  const failed = stores.learnings.getState().actionError;
+  if (failed) stores.worth.getState().fail(failed);
+}
+
+/**
+ * Keeps the entry's learning, and dismisses the entry against the same evidence: the person has
+ * looked and said yes, so it comes back only when the evidence against it grows.
+ */
+export async function keepEntry(stores: Stores, entry: WorthEntry): Promise<void> {
+  if (entry.learning.state !== 'provisional') {
+    stores.ui.getState().showToast(`This learning is ${entry.learning.state} already: reject or dismiss it.`, null, 5000);
+    return;
+  }
+  await keepSelected(stores, { id: entry.learning.id });
+  if (!stores.learnings.getState().actionError) await stores.worth.getState().dismiss(entry, stores.desk.getState().actor());
+  await afterDecision(stores);
+}
+
+export async function rejectEntry(stores: Stores, entry: WorthEntry): Promise<void> {
+  await rejectSelected(stores, '', { id: entry.learning.id });
+  stores.worth.getState().confirmReject(null);
+  await afterDecision(stores);
+}
+
+export async function dismissEntry(stores: Stores, entry: WorthEntry): Promise<void> {
+  if (await stores.worth.getState().dismiss(entry, stores.desk.getState().actor())) {
+    stores.ui.getState().showToast('Dismissed from Worth a look until its evidence changes.', null, 5000);
+  }
+}
+
+/** Handles a Worth a look key in Needs you; false when `id` is not one of them or there is no entry. */
+export function handleWorthShortcut(stores: Stores, id: ShortcutId): boolean {
+  const worth = stores.worth.getState();
+  switch (id) {
+    case 'worth-next':
+    case 'worth-previous':
+      worth.move(id === 'worth-next' ? 1 : -1);
+      return worth.entries.length > 0;
+    case 'worth-reject':
+    case 'worth-keep':
+    case 'worth-dismiss': {
+      const entry = worth.current();
+      if (!entry) return false;
+      if (id === 'worth-reject') worth.confirmReject(entry);
+      else if (id === 'worth-keep') void keepEntry(stores, entry);
+      else void dismissEntry(stores, entry);
+      return true;
+    }
+    default:
+      return false;
+  }
+}
