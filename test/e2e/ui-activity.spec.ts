@@ -12,15 +12,18 @@ async function openActivity(page: Page, desk: DeskServer): Promise<void> {
   await expect(page.getByRole('heading', { name: 'Activity', level: 1 })).toBeVisible();
 }
 
-/** The fatal demo request of a run that had flags, and one of its boolean flags. */
-async function fatalWithFlag(page: Page) {
+/** The reply form of the fatal demo request of a run that had a boolean flag, with that flag. */
+async function replyFormWithFlag(page: Page, desk: DeskServer) {
+  await openDesk(page, desk);
   const open = await call(page, 'help.list', { open: true, limit: 100 });
   const request = open.rows.find(
     (r) => r.fatal && r.flags && Object.values(r.flags).some((v) => typeof v === 'boolean'),
   );
   expect(request, 'the demo has a fatal request whose run had a boolean flag').toBeTruthy();
   const [key, before] = Object.entries(request!.flags!).find(([, v]) => typeof v === 'boolean')!;
-  return { request: request!, key, before: before as boolean };
+  await page.locator(`[data-request="${request!.id}"]`).click();
+  const form = page.getByRole('form', { name: `Reply to ${request!.agent}` });
+  return { form, request: request!, key, before: before as boolean };
 }
 
 function chainFile(desk: DeskServer, chain: string): Record<string, unknown> {
@@ -115,10 +118,7 @@ test.describe('Activity reads at a glance', () => {
 
 test.describe('changing what the new chain may do', () => {
   test('a flag changed through its control is shown as a diff, sent, and recorded in the chain file and on the request', async ({ page, desk }) => {
-    await openDesk(page, desk);
-    const { request, key, before } = await fatalWithFlag(page);
-    await page.locator(`[data-request="${request.id}"]`).click();
-    const form = page.getByRole('form', { name: `Reply to ${request.agent}` });
+    const { form, request, key, before } = await replyFormWithFlag(page, desk);
     await form.getByLabel('Answer (required)').fill('Go ahead, with the other setting.');
     await form.getByRole('button', { name: 'Change a flag…' }).click();
     await form.getByLabel('Flag', { exact: true }).fill(key);
@@ -136,10 +136,7 @@ test.describe('changing what the new chain may do', () => {
   });
 
   test('a reply whose form never used the flag control sends no change', async ({ page, desk }) => {
-    await openDesk(page, desk);
-    const { request } = await fatalWithFlag(page);
-    await page.locator(`[data-request="${request.id}"]`).click();
-    const form = page.getByRole('form', { name: `Reply to ${request.agent}` });
+    const { form, request } = await replyFormWithFlag(page, desk);
     await form.getByLabel('Answer (required)').fill('Carry on as asked.');
     await form.getByRole('button', { name: 'Send reply' }).click();
 
@@ -152,10 +149,7 @@ test.describe('changing what the new chain may do', () => {
   });
 
   test('a change that changes nothing is refused with the Desk’s message, and the request stays open', async ({ page, desk }) => {
-    await openDesk(page, desk);
-    const { request, key, before } = await fatalWithFlag(page);
-    await page.locator(`[data-request="${request.id}"]`).click();
-    const form = page.getByRole('form', { name: `Reply to ${request.agent}` });
+    const { form, request, key, before } = await replyFormWithFlag(page, desk);
     await form.getByLabel('Answer (required)').fill('Same as before.');
     await form.getByRole('button', { name: 'Change a flag…' }).click();
     await form.getByLabel('Flag', { exact: true }).fill(key);
