@@ -46,13 +46,20 @@ function flagValue(value: FlagValue | null | undefined): string {
   return value === null || value === undefined ? 'not set' : JSON.stringify(value);
 }
 
-/** The before → after lines of flag changes: `publish: false → true`. */
-function FlagDiff({ changes, label }: { changes: Array<{ key: string; before: FlagValue | null | undefined; after: FlagValue | null | undefined }>; label: string }) {
+/** One flag change: its inherited value and the new one (`undefined` while it is not known here). */
+interface FlagDiffLine {
+  key: string;
+  before: FlagValue | null | undefined;
+  after: FlagValue | null | undefined;
+}
+
+/** The before → after lines of flag changes: `publish: false → true`, or `publish: was false`. */
+function FlagDiff({ changes, label }: { changes: FlagDiffLine[]; label: string }) {
   return (
     <ul className="flag-diff" aria-label={label}>
       {changes.map((c) => (
         <li key={c.key} className="mono" data-flag={c.key}>
-          {c.key}: {flagValue(c.before)} → {flagValue(c.after)}
+          {c.key}: {c.after === undefined ? `was ${flagValue(c.before)}` : `${flagValue(c.before)} → ${flagValue(c.after)}`}
         </li>
       ))}
     </ul>
