@@ -34,9 +34,15 @@ export function listProposals(db: Db, query: ProposalQuery = {}): { total: numbe
     WHERE outcome = 'refused'${byAgent}
     GROUP BY agent, text, reason, learning_id`;
   // Counted in the table, not the view: the view's join for texts would run for every row counted.
+  // All but the refused are all minus the refused: SQLite counts a whole table (or an agent's
+  // index range) without visiting rows, but `outcome <> 'refused'` visits every one (50 ms of
+  // CPU at a million entries, against 2 ms).
   const count = (sql: string) => (db.prepare(sql).get(params) as { n: number }).n;
   const refusedGroups = query.outcome && !refusedOnly ? 0 : count(`SELECT count(*) AS n FROM (${groups})`);
-  const others = refusedOnly ? 0 : count(`SELECT count(*) AS n FROM proposal_log WHERE ${othersWhere}${byAgent}`);
+  const allButRefused = () =>
+    count(`SELECT count(*) AS n FROM proposal_log${query.agent ? ' WHERE agent = @agent' : ''}`) -
+    count(`SELECT count(*) AS n FROM proposal_log INDEXED BY proposal_log_refused WHERE outcome = 'refused'${byAgent}`);
+  const others = refusedOnly ? 0 : query.outcome ? count(`SELECT count(*) AS n FROM proposal_log WHERE ${othersWhere}${byAgent}`) : allButRefused();
   const refusedSelect = `SELECT p.seq, p.at, p.agent, p.run, p.text, p.impact, p.outcome, p.learning_id, p.reason, g.count
     FROM (${groups}) g JOIN proposal_log p ON p.seq = g.last`;
   const othersSelect = `SELECT seq, at, agent, run, text, impact, outcome, learning_id, reason, 1 AS count
