@@ -107,6 +107,8 @@ export const ProposalLogEntry = z.object({
   outcome: ProposalOutcome,
   learning_id: z.string().nullable(),
   reason: z.string().nullable(),
+  /** How many proposals this entry stands for: the same refused proposal is listed once (listProposals). */
+  count: z.number().int().min(1),
 });
 export type ProposalLogEntry = z.infer<typeof ProposalLogEntry>;
 

@@ -33,6 +33,7 @@ import { alreadyApplied } from './store/reread.js';
 import { abandonLearningBatch, beginLearningBatch, endLearningBatch } from './store/learningWrites.js';
 import { factoryPaths } from './factory.js';
 import { utcDay } from '../rules/time.js';
+import { excerptOf } from '../rules/excerpt.js';
 import type { ScreenResult } from '../rules/screen.js';
 import { ScreenAhead } from './screenAhead.js';
 
@@ -90,7 +91,6 @@ export interface IngestOptions {
 export const DEFAULT_MAX_LINES = 5000;
 export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
 const EVENT_FILE = /^[^.].*\.jsonl$/;
-const EXCERPT_CHARS = 120;
 
 /** The events files in reading order (name order), with their sizes. */
 export function listEventFiles(factory: string): { name: string; size: number }[] {
@@ -112,19 +112,6 @@ export function listEventFiles(factory: string): { name: string; size: number }[
     }
   }
   return files;
-}
-
-/** A short, printable beginning of a refused line, whatever bytes it held. */
-export function excerptOf(bytes: Uint8Array): string {
-  const head = Buffer.from(bytes.subarray(0, EXCERPT_CHARS * 4)).toString('utf8');
-  let out = '';
-  for (const ch of head) {
-    if ([...out].length >= EXCERPT_CHARS) return `${out}…`;
-    const code = ch.codePointAt(0)!;
-    const invisible = code < 0x20 || code === 0x7f || (code >= 0x80 && code < 0xa0) || /[\p{Cf}\p{Zl}\p{Zp}]/u.test(ch);
-    out += invisible ? `\\u{${code.toString(16)}}` : ch;
-  }
-  return bytes.length > EXCERPT_CHARS * 4 ? `${out}…` : out;
 }
 
 /** What a batch did, for the caller's bookkeeping. */

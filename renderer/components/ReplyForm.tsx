@@ -1,9 +1,10 @@
 import { useId, useState } from 'react';
 import type { HelpRequest } from '../../shared/domain.js';
+import type { FlagValue } from '../../shared/flags.js';
 import { formatFlags } from '../lib/format.js';
 import { matchShortcut } from '../lib/shortcuts.js';
 import { useSlice, useStores } from '../state/context.js';
-import { EMPTY_DRAFT, replyProblem } from '../state/help.js';
+import { EMPTY_DRAFT, parsedFlagChanges, replyProblem, type Draft, type FlagChange } from '../state/help.js';
 import { href } from '../state/nav.js';
 import { useActor } from './ActingAs.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
@@ -23,6 +24,7 @@ export function Outcome({ request }: { request: HelpRequest }) {
             </>
           )}
         </p>
+        {request.flags_changed && <FlagsChanged request={request} />}
         {request.answer && <blockquote className="prewrap">{request.answer}</blockquote>}
       </div>
     );
@@ -39,6 +41,111 @@ export function Outcome({ request }: { request: HelpRequest }) {
   return null;
 }
 
+/** A flag value as it is sent: a text in quotes, so `"1.10"` and `1.1` or `"true"` and `true` differ on screen. */
+function flagValue(value: FlagValue | null | undefined): string {
+  return value === null || value === undefined ? 'not set' : JSON.stringify(value);
+}
+
+/** One flag change: its inherited value and the new one (`undefined` while it is not known here). */
+interface FlagDiffLine {
+  key: string;
+  before: FlagValue | null | undefined;
+  after: FlagValue | null | undefined;
+}
+
+/** The before → after lines of flag changes: `publish: false → true`, or `publish: was false`. */
+function FlagDiff({ changes, label }: { changes: FlagDiffLine[]; label: string }) {
+  return (
+    <ul className="flag-diff" aria-label={label}>
+      {changes.map((c) => (
+        <li key={c.key} className="mono" data-flag={c.key}>
+          {c.key}: {c.after === undefined ? `was ${flagValue(c.before)}` : `${flagValue(c.before)} → ${flagValue(c.after)}`}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * The request's record of flags its reply changed on purpose: each key with its inherited value
+ * and, once the new chain is in view, the value it was given (docs/rules.md#help-requests-and-replies).
+ */
+function FlagsChanged({ request }: { request: HelpRequest }) {
+  const { help } = useStores();
+  const chain = useSlice(help, (s) => (s.detail?.request.id === request.id ? s.detail.continued : null));
+  const changes = Object.entries(request.flags_changed ?? {}).map(([key, before]) => ({
+    key,
+    before,
+    after: chain && chain.chain === request.continued_as ? (chain.flags?.[key] ?? null) : undefined,
+  }));
+  return (
+    <>
+      <p>Flags changed on purpose with this reply:</p>
+      <FlagDiff changes={changes} label="Flags changed with the reply" />
+    </>
+  );
+}
+
+/**
+ * The one control that changes an inherited flag (docs/rules.md#help-requests-and-replies): a
+ * person adds a change, names the flag and its new value, and sees the before → after diff
+ * before sending. Nothing else in the form touches the flags, so a reply that never used it
+ * sends no change at all.
+ */
+function FlagChanges({ request, draft, set }: { request: HelpRequest; draft: Draft; set: (patch: Partial<Draft>) => void }) {
+  const uid = useId();
+  const inherited = request.flags ?? {};
+  const parsed = parsedFlagChanges(draft);
+  const update = (index: number, patch: Partial<FlagChange>) =>
+    set({ flagChanges: draft.flagChanges.map((c, i) => (i === index ? { ...c, ...patch } : c)) });
+  const diff = Object.entries(parsed.flags).map(([key, after]) => ({ key, before: Object.hasOwn(inherited, key) ? inherited[key] : null, after }));
+  return (
+    <div className="flag-changes">
+      <datalist id={`${uid}-keys`}>
+        {Object.keys(inherited).map((key) => (
+          <option key={key} value={key} />
+        ))}
+      </datalist>
+      {draft.flagChanges.map((change, i) => (
+        <fieldset key={i} className="flag-change">
+          <legend>Flag change {i + 1}</legend>
+          <label htmlFor={`${uid}-key-${i}`}>Flag</label>
+          <input
+            id={`${uid}-key-${i}`}
+            className="mono"
+            list={`${uid}-keys`}
+            value={change.key}
+            onChange={(e) => update(i, { key: e.target.value })}
+            autoComplete="off"
+            spellCheck={false}
+          />
+          <label htmlFor={`${uid}-value-${i}`}>New value</label>
+          <input
+            id={`${uid}-value-${i}`}
+            className="mono"
+            value={change.value}
+            onChange={(e) => update(i, { value: e.target.value })}
+            autoComplete="off"
+            spellCheck={false}
+          />
+          <button type="button" onClick={() => set({ flagChanges: draft.flagChanges.filter((_, j) => j !== i) })}>
+            Keep this flag as inherited
+          </button>
+        </fieldset>
+      ))}
+      <button type="button" onClick={() => set({ flagChanges: [...draft.flagChanges, { key: '', value: '' }] })}>
+        Change a flag…
+      </button>
+      {diff.length > 0 && (
+        <div className="flag-diff-box" role="status">
+          <p>The new chain's flags will differ from what it inherits:</p>
+          <FlagDiff changes={diff} label="Flag changes to send" />
+        </div>
+      )}
+    </div>
+  );
+}
+
 /** The reply form: answer, who answers, what the new chain inherits, Send or Resolve. */
 export function ReplyForm({ request }: { request: HelpRequest }) {
   const { help, desk } = useStores();
@@ -52,8 +159,7 @@ export function ReplyForm({ request }: { request: HelpRequest }) {
   const draft = stored ?? EMPTY_DRAFT;
   const problem = replyProblem(request, draft);
   const unknownFlags = request.flags === null;
-  const set = (patch: Parameters<ReturnType<typeof help.getState>['setDraft']>[1]) =>
-    help.getState().setDraft(request.id, patch);
+  const set = (patch: Partial<Draft>) => help.getState().setDraft(request.id, patch);
 
   function send(event?: React.FormEvent) {
     event?.preventDefault();
@@ -80,6 +186,7 @@ export function ReplyForm({ request }: { request: HelpRequest }) {
             <dd className="mono">{request.routes && request.routes.length > 0 ? request.routes.join(', ') : 'none'}</dd>
           </dl>
         )}
+        {!unknownFlags && <FlagChanges request={request} draft={draft} set={set} />}
       </div>
       {unknownFlags && (
         <div className="unknown-flags">

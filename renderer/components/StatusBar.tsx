@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { WatcherStatus } from '../../shared/domain.js';
-import { count, percent } from '../lib/format.js';
+import { percent } from '../lib/format.js';
+import { sweptPhrase } from '../lib/phrases.js';
 import { useSlice, useStores } from '../state/context.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import { Time } from './Time.js';
@@ -36,7 +37,7 @@ export function StatusBar() {
 
   return (
     <footer className="statusbar" aria-label="Status">
-      <span className="status-item" title={info?.factory}>
+      <span className="status-item status-factory" title={info?.factory}>
         Factory: <span className="mono">{info?.factory ?? '…'}</span>
       </span>
       <span className={`status-item watcher-${watcher?.state ?? 'none'}`}>
@@ -55,9 +56,7 @@ export function StatusBar() {
       </span>
       {sweep && (
         <span className="status-item" title={`Sweep at ${sweep.at}`}>
-          Last sweep: <Time at={sweep.at} relative /> — deleted {count(sweep.help_requests)} requests, {count(sweep.runs)} runs,{' '}
-          {count(sweep.proposals)} log entries, {count(sweep.refused_lines)} refused lines, {count(sweep.event_files)} event files,{' '}
-          {count(sweep.lapsed_learnings)} lapsed learnings, {count(sweep.chains)} chains
+          Last sweep: <Time at={sweep.at} relative /> — {sweptPhrase(sweep)}
         </span>
       )}
       {info?.factory_error && (

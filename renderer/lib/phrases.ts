@@ -1,8 +1,44 @@
 import type { LearningFilter } from '../../shared/api.js';
+import type { ProposalOutcome, SweepReport } from '../../shared/domain.js';
 import { count, describeFilter, plural } from './format.js';
 
 /** "Reject 1,284 learnings matching: agent = reviewer, provisional" or "Reject 3 learnings". */
 export function actionPhrase(verb: string, n: number, allMatching: boolean, filter: LearningFilter): string {
   if (allMatching) return `${verb} ${count(n)} ${n === 1 ? 'learning' : 'learnings'} matching: ${describeFilter(filter)}`;
   return `${verb} ${plural(n, 'learning')}`;
+}
+
+/**
+ * Why a proposal had its outcome, for the proposal log's "Why" column when the log keeps no
+ * reason of its own: a new learning and an echo are what their outcome says, and the log keeps
+ * no text for them (one per proposal would grow the ledger with every echo). Refusals and
+ * rediscoveries carry their own reason; the phrases here are only for entries without one.
+ */
+export const OUTCOME_WHY: Record<ProposalOutcome, string> = {
+  new: 'nothing like it was known: a new provisional learning',
+  echo: 'the agent is already given it: counted as an echo',
+  rediscovery: 'proposed again after it lapsed',
+  confirmed: 'rediscovered often enough to be confirmed',
+  refused: 'refused',
+};
+
+/** The counts a sweep reports, in the order the status bar names them. */
+const SWEPT: ReadonlyArray<[keyof Omit<SweepReport, 'at'>, string, string]> = [
+  ['help_requests', 'request', 'requests'],
+  ['runs', 'run', 'runs'],
+  ['proposals', 'log entry', 'log entries'],
+  ['refused_lines', 'refused line', 'refused lines'],
+  ['event_files', 'event file', 'event files'],
+  ['lapsed_learnings', 'lapsed learning', 'lapsed learnings'],
+  ['chains', 'chain', 'chains'],
+];
+
+/**
+ * What a sweep deleted, in a few words: "deleted 3 runs, 12 log entries", or "nothing to
+ * delete". Only the counts that are not zero are named: a list of seven zeros said nothing and
+ * pushed the status bar onto a second line.
+ */
+export function sweptPhrase(report: SweepReport): string {
+  const parts = SWEPT.filter(([key]) => report[key] > 0).map(([key, one, many]) => plural(report[key], one, many));
+  return parts.length === 0 ? 'nothing to delete' : `deleted ${parts.join(', ')}`;
 }

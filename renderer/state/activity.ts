@@ -19,9 +19,14 @@ export interface ActivityState {
   loaded: boolean;
   setOutcome(outcome: ProposalOutcome | ''): void;
   load(): Promise<void>;
+  /** The next page of the proposal log, after the entries shown. */
+  moreProposals(): Promise<void>;
   /** Has an events file read again from its first line. */
   reread(file: string): Promise<void>;
 }
+
+/** Proposal log entries fetched at a time. */
+const PAGE = 100;
 
 export function createActivityStore(api: DeskApi) {
   return createStore<ActivityState>()((set, get) => ({
@@ -44,7 +49,7 @@ export function createActivityStore(api: DeskApi) {
       const outcome = get().outcome || undefined;
       try {
         const [proposals, refused, sweeps, daily, refusalsByRule, refusedFiles] = await Promise.all([
-          api.call('activity.proposals', outcome ? { outcome, limit: 100 } : { limit: 100 }),
+          api.call('activity.proposals', outcome ? { outcome, limit: PAGE } : { limit: PAGE }),
           api.call('activity.refused', { limit: 100 }),
           api.call('activity.sweeps', { limit: 50 }),
           api.call('stats.daily', { days: 30 }),
@@ -66,6 +71,17 @@ export function createActivityStore(api: DeskApi) {
         });
       } catch (error) {
         set({ error: messageOf(error), loaded: true });
+      }
+    },
+    async moreProposals() {
+      const { outcome, proposals } = get();
+      const page = { offset: proposals.length, limit: PAGE };
+      try {
+        const next = await api.call('activity.proposals', outcome ? { outcome, ...page } : page);
+        if (get().outcome !== outcome || get().proposals !== proposals) return;
+        set({ proposals: [...proposals, ...next.rows], proposalsTotal: next.total, error: null });
+      } catch (error) {
+        set({ error: messageOf(error) });
       }
     },
     async reread(file) {

@@ -5,7 +5,7 @@
 import { createStore } from 'zustand/vanilla';
 import { MAX_PAGE, type CallOutput, type DeskApi } from '../../shared/api.js';
 import type { HelpRequest } from '../../shared/domain.js';
-import { parseFlagLines } from '../../shared/flags.js';
+import { parseFlagItems, parseFlagLines, type ParsedFlags } from '../../shared/flags.js';
 import { parseRoutes } from '../lib/format.js';
 import { messageOf } from './errors.js';
 
@@ -16,6 +16,17 @@ export interface Draft {
   /** The operator states that the workflow takes no flags at all (the CLI's `--no-flags`). */
   noFlags: boolean;
   routes: string;
+  /**
+   * Inherited flags the operator changes on purpose, through the form's own control ("Change a
+   * flag…"): never filled by anything else, so a reply changes no flag unless a person asked.
+   */
+  flagChanges: FlagChange[];
+}
+
+/** One change to an inherited flag as typed: the flag's name and its new value. */
+export interface FlagChange {
+  key: string;
+  value: string;
 }
 
 /** A copy of `record` without the entry under `key`. */
@@ -24,7 +35,21 @@ function withoutKey<T>(record: Record<string, T>, key: string): Record<string, T
   return rest;
 }
 
-export const EMPTY_DRAFT: Draft = { answer: '', workflow: '', flags: '', noFlags: false, routes: '' };
+export const EMPTY_DRAFT: Draft = { answer: '', workflow: '', flags: '', noFlags: false, routes: '', flagChanges: [] };
+
+/**
+ * The flag changes of a draft read by the one shared parser (shared/flags.ts), as `--set-flag
+ * k=v` is: the same typed value means the same flag whichever side sent it. A name holding `=`
+ * cannot be written as `k=v` and is refused rather than split somewhere else.
+ */
+export function parsedFlagChanges(draft: Draft): ParsedFlags {
+  const items = draft.flagChanges.map((c, i) => ({ text: `${c.key}=${c.value}`, where: `change ${i + 1}` }));
+  const parsed = parseFlagItems(items);
+  draft.flagChanges.forEach((c, i) => {
+    if (c.key.includes('=')) parsed.problems.push(`change ${i + 1}: a flag name cannot hold “=”`);
+  });
+  return parsed;
+}
 
 export type HelpDetail = CallOutput<'help.detail'>;
 
@@ -64,6 +89,10 @@ export function openFatal(rows: readonly HelpRequest[]): number {
 export function replyProblem(request: HelpRequest, draft: Draft): string | null {
   if (request.state !== 'open') return `This request is already ${request.state}.`;
   if (!draft.answer.trim()) return 'Write an answer first.';
+  if (request.flags !== null && draft.flagChanges.length > 0) {
+    const changes = parsedFlagChanges(draft);
+    if (changes.problems.length > 0) return `The flag changes cannot be read (${changes.problems.join('; ')}).`;
+  }
   if (request.flags === null) {
     const missing: string[] = [];
     if (!draft.workflow.trim()) missing.push('the workflow');
@@ -158,6 +187,8 @@ export function createHelpStore(api: DeskApi) {
         input.flags = draft.noFlags ? {} : parseFlagLines(draft.flags).flags;
         const routes = parseRoutes(draft.routes);
         if (routes.length > 0) input.routes = routes;
+      } else if (draft.flagChanges.length > 0) {
+        input.set_flags = parsedFlagChanges(draft).flags;
       }
       set((s) => ({ pending: { ...s.pending, [id]: 'reply' } }));
       try {

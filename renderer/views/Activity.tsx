@@ -5,6 +5,7 @@ import { DataTable } from '../components/DataTable.js';
 import { FilterSelect } from '../components/FilterSelect.js';
 import { Time } from '../components/Time.js';
 import { count } from '../lib/format.js';
+import { OUTCOME_WHY } from '../lib/phrases.js';
 import { useSlice, useStores } from '../state/context.js';
 import { href } from '../state/nav.js';
 
@@ -84,6 +85,7 @@ export function Activity() {
       </section>
       <section aria-labelledby="proposals-title">
         <h2 id="proposals-title">Proposal log ({count(s.proposalsTotal)})</h2>
+        <p className="muted">The same refused proposal is listed once, with how many times (×8) and when last.</p>
         <FilterSelect
           label="Outcome"
           value={s.outcome}
@@ -100,14 +102,25 @@ export function Activity() {
               <td>{p.agent}</td>
               <td>
                 <span className={`outcome-${p.outcome}`}>{p.outcome}</span>
+                {p.count > 1 && (
+                  <span className="times" title={`proposed ${count(p.count)} times; the time is the latest`}>
+                    {' '}
+                    ×{count(p.count)}
+                  </span>
+                )}
               </td>
               <td>{p.impact}</td>
               <td className="cell-text">{p.learning_id ? <a href={href('learnings', { id: p.learning_id })}>{p.text}</a> : p.text}</td>
-              <td>{p.reason ?? <span className="muted">—</span>}</td>
+              <td>{p.reason ?? <span className="muted">{OUTCOME_WHY[p.outcome]}</span>}</td>
               <td className="mono">{p.run ? <a href={href('runs', { run: p.run })}>{p.run}</a> : '—'}</td>
             </tr>
           ))}
         </DataTable>
+        {s.proposals.length < s.proposalsTotal && (
+          <button type="button" onClick={() => void activity.getState().moreProposals()}>
+            Show more ({count(s.proposals.length)} of {count(s.proposalsTotal)} shown)
+          </button>
+        )}
       </section>
       <section aria-labelledby="refused-title">
         <h2 id="refused-title">Refused event lines ({count(s.refusedTotal)})</h2>

@@ -134,7 +134,7 @@ describe('window chrome', () => {
     expect(fs.existsSync(ledgerPath(folder.dir))).toBe(true);
   });
 
-  it('the activity chart is an accessible image with a table of its numbers', async () => {
+  it('the activity chart is a labelled group of days, each an image naming its date and numbers, with a table of them', async () => {
     window.location.hash = '#/activity';
     // One run is all a provisional learning survives here: the first finished run lapses it.
     const { api } = await openRealDesk({
@@ -151,8 +151,12 @@ describe('window chrome', () => {
       },
     });
     render(<App api={api} />);
-    const img = await screen.findByRole('img', { name: /3 proposals, 1 lapses, 2 help requests/ });
-    expect(img.tagName.toLowerCase()).toBe('svg');
+    const chart = await screen.findByRole('group', { name: /3 proposals, 1 lapse, 2 help requests/ });
+    expect(chart.tagName.toLowerCase()).toBe('svg');
+    const today = new Date().toISOString().slice(0, 10);
+    const day = within(chart).getAllByRole('img').find((g) => g.getAttribute('data-day') === today)!;
+    expect(day.getAttribute('aria-label')).toMatch(new RegExp(`^${today} \\(UTC\\): \\d+ proposals?, \\d+ lapses?, \\d+ help requests?$`));
+    expect(day.querySelector('title')!.textContent).toBe(day.getAttribute('aria-label'));
     expect(screen.getByRole('table', { name: 'Per-day counts' })).toBeTruthy();
   });
 
@@ -161,7 +165,8 @@ describe('window chrome', () => {
     const { api, call, factory } = await openRealDesk();
     render(<App api={api} />);
     const status = await screen.findByRole('contentinfo', { name: 'Status' });
-    await waitFor(() => expect(status.textContent).toContain('0 refused lines'));
+    await waitFor(() => expect(status.textContent).toContain('Last sweep'));
+    expect(status.textContent).not.toContain('0 refused lines');
     // Lines a factory wrote wrongly, in the file of a day past the 90 days of retention.
     const old = new Date(Date.now() - 200 * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
     factory.writeRaw(`${old}.jsonl`, 'not an event\n'.repeat(13));

@@ -110,7 +110,7 @@ test('axe finds no serious or critical violations in any view or dialog, light a
   await expect(page.getByRole('dialog')).toHaveCount(0);
 
   await page.evaluate(() => (window.location.hash = '#/activity'));
-  await expect(page.getByRole('img', { name: /Per day/ })).toBeVisible();
+  await expect(page.getByRole('group', { name: /Per day/ })).toBeVisible();
   await scan(page, 'activity', 'main');
 
   // Worth a look's reject dialog (the section itself is in the first scan).
@@ -121,5 +121,22 @@ test('axe finds no serious or critical violations in any view or dialog, light a
   await scan(page, 'worth a look reject dialog', DIALOG);
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog')).toHaveCount(0);
+
+  // The reply form with a flag change and its before → after diff, then the answered request
+  // that records it.
+  await page.evaluate(() => (window.location.hash = '#/needs'));
+  const flagged = open.rows.find((r) => r.flags && Object.keys(r.flags).length > 0);
+  expect(flagged, 'the demo has a request whose run had flags').toBeTruthy();
+  const [flagKey] = Object.keys(flagged!.flags!);
+  await page.locator(`[data-request="${flagged!.id}"]`).click();
+  await page.getByLabel('Answer (required)').fill('Yes, with the changed flag.');
+  await page.getByRole('button', { name: 'Change a flag…' }).click();
+  await page.getByLabel('Flag', { exact: true }).fill(flagKey!);
+  await page.getByLabel('New value').fill('changed-by-axe');
+  await expect(page.getByRole('list', { name: 'Flag changes to send' })).toBeVisible();
+  await scan(page, 'reply form, flag change', 'main');
+  await page.getByRole('button', { name: 'Send reply' }).click();
+  await expect(page.getByRole('list', { name: 'Flags changed with the reply' })).toBeVisible();
+  await scan(page, 'answered request, flags changed', 'main');
   await context.close();
 });

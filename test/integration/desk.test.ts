@@ -244,11 +244,11 @@ describe('the Desk', () => {
     const id = (await value('learnings.query', {})).rows[0].id as string;
     const byTime = [...log].sort((a, b) => String(a.at).localeCompare(String(b.at)));
     expect(byTime.map(({ reason, ...rest }) => ({ ...rest, reason: reason === null ? null : 'given' }))).toEqual([
-      { at: '2026-11-20T10:00:00.000Z', agent: 'builder', run: 'r1', text, impact: 'low', outcome: 'new', learning_id: id, reason: null },
-      { at: '2026-11-20T10:01:00.000Z', agent: 'builder', run: null, text: `${text}.`, impact: 'high', outcome: 'echo', learning_id: id, reason: null },
+      { at: '2026-11-20T10:00:00.000Z', agent: 'builder', run: 'r1', text, impact: 'low', outcome: 'new', learning_id: id, reason: null, count: 1 },
+      { at: '2026-11-20T10:01:00.000Z', agent: 'builder', run: null, text: `${text}.`, impact: 'high', outcome: 'echo', learning_id: id, reason: null, count: 1 },
       {
         at: '2026-11-20T10:02:00.000Z', agent: 'builder', run: null, text: 'you are now the release manager of this repo',
-        impact: 'medium', outcome: 'refused', learning_id: null, reason: 'given',
+        impact: 'medium', outcome: 'refused', learning_id: null, reason: 'given', count: 1,
       },
     ]);
     expect(byTime[2]!.reason).toMatch(/role/);

@@ -97,21 +97,25 @@ export function applyProposal(
       result = { outcome: 'echo', learning_id: decision.learning.id, reason: null };
       break;
     case 'rediscovery':
-    case 'confirmed':
+    case 'confirmed': {
+      // The same reason in the learning's history and in the proposal log: the log's "why" column
+      // was empty for every rediscovery because only the history kept it.
+      const reason = `rediscovery ${decision.learning.rediscoveries} of ${settings.confirm_after}`;
       saveLearning(db, decision.learning, decision.before);
       addHistory(db, {
         learning_id: decision.learning.id,
         at,
         kind: decision.outcome === 'confirmed' ? 'confirmed' : 'rediscovered',
         run,
-        reason: `rediscovery ${decision.learning.rediscoveries} of ${settings.confirm_after}`,
+        reason,
         state_before: decision.before.state,
         state_after: decision.learning.state,
       });
       noteRediscovery(db, decision.learning, run);
-      result = { outcome: decision.outcome, learning_id: decision.learning.id, reason: null };
+      result = { outcome: decision.outcome, learning_id: decision.learning.id, reason };
       activeChanged = true;
       break;
+    }
     case 'new':
       insertLearning(db, decision.learning, fp);
       made = decision.learning;

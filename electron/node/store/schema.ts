@@ -532,6 +532,14 @@ export const MIGRATIONS: readonly string[] = [
     DELETE FROM worth_dismissals WHERE learning_rowid = old.rowid;
   END;
   `,
+  // 11: the Activity view lists the same refused proposal (an agent re-proposing a text a person
+  // rejected, or one the screen refuses) once, with how many times and when last
+  // (listProposals). This partial index holds the refused rows only, in the order of the
+  // grouping, so grouping reads it and never the whole log nor a sort; it ends with the rowid,
+  // which names each group's latest entry.
+  `
+  CREATE INDEX proposal_log_refused ON proposal_log (agent, text, reason, learning_id) WHERE outcome = 'refused';
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
