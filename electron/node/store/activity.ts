@@ -2,11 +2,12 @@
  * What happened, for the operator's activity views: the proposal log (echoes and refusals
  * included), the refused lines of the events files, and per-day counts for the charts.
  */
-import type { ProposalLogEntry, ProposalOutcome, RefusedLine } from '../../../shared/domain.js';
+import { ProposalLogEntry, RefusedLine, type ProposalOutcome } from '../../../shared/domain.js';
 import type { DayStats, RefusalGroup } from '../../../shared/api.js';
 import { ruleOfReason } from '../../rules/screen.js';
 import type { Db } from './db.js';
 import { equalsWhere } from './where.js';
+import { columnList, rowReader } from './rowCheck.js';
 import { utcDay } from '../../rules/time.js';
 import { LAPSED_KIND } from './schema.js';
 
@@ -17,6 +18,12 @@ export interface ProposalQuery {
   limit?: number | undefined;
 }
 
+/** A proposal log row, read by the columns of its record's fields and checked by its schema (rowCheck.ts). */
+const toProposal = rowReader(ProposalLogEntry, (row) => `proposal of ${String(row.agent)} at ${String(row.at)}`);
+
+/** A refused line's row, read and checked the same way. */
+const toRefusedLine = rowReader(RefusedLine, (row) => `refused line ${String(row.file)}:${String(row.line)}`);
+
 /** The proposal log, newest first. */
 export function listProposals(db: Db, query: ProposalQuery = {}): { total: number; rows: ProposalLogEntry[] } {
   const where = equalsWhere({ outcome: query.outcome, agent: query.agent });
@@ -24,10 +31,11 @@ export function listProposals(db: Db, query: ProposalQuery = {}): { total: numbe
   const total = (db.prepare(`SELECT count(*) AS n FROM proposal_log ${where.sql}`).get(where.params) as { n: number }).n;
   const rows = db
     .prepare(
-      `SELECT at, agent, run, text, impact, outcome, learning_id, reason FROM proposals ${where.sql}
+      `SELECT ${columnList(ProposalLogEntry.keyof().options)} FROM proposals ${where.sql}
        ORDER BY seq DESC LIMIT @limit OFFSET @offset`,
     )
-    .all({ ...where.params, limit: query.limit ?? 100, offset: query.offset ?? 0 }) as ProposalLogEntry[];
+    .all({ ...where.params, limit: query.limit ?? 100, offset: query.offset ?? 0 })
+    .map(toProposal);
   return { total, rows };
 }
 
@@ -65,9 +73,10 @@ export function listRefused(
   const total = (db.prepare('SELECT count(*) AS n FROM refused_lines').get() as { n: number }).n;
   const rows = db
     .prepare(
-      `SELECT file, line, reason, excerpt, seen_at FROM refused_lines ORDER BY seq DESC LIMIT ? OFFSET ?`,
+      `SELECT ${columnList(RefusedLine.keyof().options)} FROM refused_lines ORDER BY seq DESC LIMIT ? OFFSET ?`,
     )
-    .all(query.limit ?? 100, query.offset ?? 0) as RefusedLine[];
+    .all(query.limit ?? 100, query.offset ?? 0)
+    .map(toRefusedLine);
   return { total, rows };
 }
 

@@ -16,7 +16,8 @@
  */
 import { ulid } from 'ulid';
 import { ApiError } from '../../../shared/api.js';
-import { Flags, type Chain, type FlagsChanged, type HelpCategory, type HelpRequest, type HelpState, type Run } from '../../../shared/domain.js';
+import { z } from 'zod';
+import { Chain, Flags, FlagsChanged, HelpRequest, Run } from '../../../shared/domain.js';
 import { chainState } from '../../rules/chains.js';
 import { humanTime, utcDay } from '../../rules/time.js';
 import type { HelpRequested } from '../../rules/events.js';
@@ -26,6 +27,7 @@ import { flushOutbox } from '../outbox.js';
 import { journalDecision, type Replaying } from './journal.js';
 import { EventRefused, normTime } from './learnings.js';
 import { RUN_COLUMNS, toRun } from './runs.js';
+import { rowReader } from './rowCheck.js';
 
 /** A `help.requested` event as this module reads it: the event's one declaration, without its type tag. */
 export type HelpRequestedFields = Omit<HelpRequested, 'type'>;
@@ -109,40 +111,57 @@ interface ChainRow {
   continued_as: string | null;
 }
 
-function json<T>(text: string | null, fallback: T): T {
+/**
+ * A stored JSON value of `schema`, or `fallback` when there is none or it cannot be read (not
+ * JSON, or not of the schema). Unreadable flags read as unknown, as missing ones do: the request
+ * stays visible and answerable, and a reply never inherits what it cannot read (`storedFlags`).
+ */
+function json<S extends z.ZodType, F>(text: string | null, schema: S, fallback: F): z.output<S> | F {
   if (text === null) return fallback;
+  let value: unknown;
   try {
-    return JSON.parse(text) as T;
+    value = JSON.parse(text);
   } catch {
     return fallback;
   }
+  const parsed = schema.safeParse(value);
+  return parsed.success ? parsed.data : fallback;
 }
 
+/** Routes as a run's record has them. */
+const ROUTES = Run.shape.routes;
+
+/** A help request assembled from its row, checked by the `HelpRequest` schema (rowCheck.ts). */
+const checkedHelpRequest = rowReader(HelpRequest, (row) => `help request ${String(row.id)}`);
+
+/** A chain assembled from its row, checked by the `Chain` schema (rowCheck.ts). */
+const checkedChain = rowReader(Chain, (row) => `chain ${String(row.chain)}`);
+
 function toHelpRequest(row: HelpRow): HelpRequest {
-  return {
+  return checkedHelpRequest({
     id: row.id,
     agent: row.agent,
     run: row.run,
     chain: row.chain,
     fatal: row.fatal === 1,
-    category: (row.category as HelpCategory | null) ?? null,
+    category: row.category,
     question: row.question,
     at: row.at,
-    state: row.state as HelpState,
+    state: row.state,
     workflow: row.workflow,
-    flags: json<Flags | null>(row.flags, null),
-    routes: json<string[] | null>(row.routes, null),
+    flags: json(row.flags, Flags, null),
+    routes: json(row.routes, ROUTES, null),
     awaiting_human: row.awaiting === 1,
     answer: row.answer,
     responder: row.responder,
     answered_at: row.answered_at,
     continued_as: row.continued_as,
-    flags_changed: json<FlagsChanged | null>(row.flags_changed, null),
-  };
+    flags_changed: json(row.flags_changed, FlagsChanged, null),
+  });
 }
 
 function toChain(row: ChainRow): Chain {
-  return {
+  return checkedChain({
     chain: row.chain,
     agent: row.agent,
     state: chainState({
@@ -154,11 +173,11 @@ function toChain(row: ChainRow): Chain {
     answers: row.answers,
     continued_as: row.continued_as,
     workflow: row.workflow,
-    flags: json<Flags | null>(row.flags, null),
-    routes: json<string[] | null>(row.routes, null),
+    flags: json(row.flags, Flags, null),
+    routes: json(row.routes, ROUTES, null),
     created_at: row.created_at,
     runs: row.run_count,
-  };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -470,7 +489,7 @@ export function reply(
     const workflow = input.workflow?.trim() || row.workflow!;
     const inherited = input.flags ?? storedFlags(row.flags!, input.id);
     const { flags, changed: flagsChanged } = setFlags ? changeFlags(inherited, setFlags, input.id) : { flags: inherited, changed: null };
-    const routes: string[] = input.routes ? [...input.routes] : json<string[]>(row.routes, []);
+    const routes: string[] = input.routes ? [...input.routes] : json(row.routes, ROUTES, []);
     const at = now().toISOString();
 
     const changed = db

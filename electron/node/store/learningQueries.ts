@@ -6,14 +6,15 @@
  * The list's filters, sorts and counts come from the in-memory list (`learningList.ts`); only a
  * page's rows and a detail's history and evidence are read with SQL.
  */
-import type { HistoryEntry, Learning, Run } from '../../../shared/domain.js';
+import { HistoryEntry, type Learning, type Run } from '../../../shared/domain.js';
 import type { LearningFilter, RunEvidence, StateCounts } from '../../../shared/api.js';
 import { wilsonLower } from '../../rules/ledger.js';
 import type { Db } from './db.js';
 import { listPage, type LearningSort } from './learningList.js';
 import { stmt } from './statements.js';
 import { LEARNING_COLUMNS, getLearning, toLearning } from './learningRows.js';
-import { RUN_COLUMNS, toRun } from './runs.js';
+import { RUN_FIELDS, toRun } from './runs.js';
+import { columnList, rowReader } from './rowCheck.js';
 
 export interface LearningQuery {
   filter?: LearningFilter | undefined;
@@ -63,15 +64,22 @@ export interface LearningDetail {
 /** Most runs listed in a learning's detail (newest first); the evidence counts them all. */
 export const DETAIL_RUNS = 200;
 
+/**
+ * A line of a learning's history, read by the columns of its record's fields (and the learning's
+ * id, to name it if it does not check out) and checked by its schema (rowCheck.ts).
+ */
+const toHistoryEntry = rowReader(HistoryEntry, (row) => `history line of ${String(row.learning_id)} at ${String(row.at)}`);
+
 export function learningDetail(db: Db, id: string): LearningDetail | undefined {
   const learning = getLearning(db, id);
   if (!learning) return undefined;
   const history = db
     .prepare(
-      `SELECT at, kind, by, reason, run, state_before, state_after FROM learning_history
+      `SELECT learning_id, ${columnList(HistoryEntry.keyof().options)} FROM learning_history
        WHERE learning_id = ? ORDER BY seq`,
     )
-    .all(id) as HistoryEntry[];
+    .all(id)
+    .map(toHistoryEntry);
   const given = db
     .prepare(
       `SELECT count(*) AS runs, sum(r.outcome = 'succeeded') AS succeeded
@@ -87,7 +95,7 @@ export function learningDetail(db: Db, id: string): LearningDetail | undefined {
     .get(learning.agent) as { runs: number; succeeded: number | null };
   const runs = db
     .prepare(
-      `SELECT ${RUN_COLUMNS.split(', ').map((c) => `r.${c}`).join(', ')}
+      `SELECT ${columnList(RUN_FIELDS, 'r')}
        FROM run_given g JOIN runs r ON r.seq = g.run_seq
        WHERE g.learning_rowid = (SELECT rowid FROM learnings WHERE id = ?) ORDER BY g.run_seq DESC LIMIT ?`,
     )

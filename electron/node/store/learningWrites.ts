@@ -16,7 +16,7 @@
 import type { Learning } from '../../../shared/domain.js';
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
-import { LEARNING_COLUMNS, NEXT_CHANGED, toLearning } from './learningRows.js';
+import { LEARNING_COLUMNS, MUTABLE_FIELDS, NEXT_CHANGED, toLearning } from './learningRows.js';
 
 interface Batch {
   /** Learnings changed in this batch, by id, not written yet. */
@@ -42,19 +42,16 @@ export function endLearningBatch(db: Db): void {
   writeLearnings(db, [...batch.changed.values()]);
 }
 
-/** The fields a write changes (text, agent and id never do), as `writeLearnings` reads them from JSON. */
-const MUTABLE = ['state', 'proposals', 'rediscoveries', 'echoes', 'runs_left', 'last_at', 'live_since', 'lapsed_at', 'decided_by', 'decided_at', 'reason'] as const;
-
 /**
  * Writes learnings in one statement: a batch can change thousands (a finished run counts against
  * every provisional learning of its agent; a person rejects ten thousand at once). Each gets a
- * `changed` stamp above every earlier one. The one list of fields a write changes is `MUTABLE`.
+ * `changed` stamp above every earlier one. The fields it writes are `MUTABLE_FIELDS`, made from the schema (learningRows.ts).
  */
 function writeLearnings(db: Db, learnings: readonly Learning[]): void {
-  const rows = learnings.map((l) => [l.id, ...MUTABLE.map((field) => l[field])]);
+  const rows = learnings.map((l) => [l.id, ...MUTABLE_FIELDS.map((field) => l[field])]);
   stmt(
     db,
-    `UPDATE learnings SET ${MUTABLE.map((field, i) => `${field} = j.value ->> ${i + 1}`).join(', ')}, changed = ${NEXT_CHANGED}
+    `UPDATE learnings SET ${MUTABLE_FIELDS.map((field, i) => `${field} = j.value ->> ${i + 1}`).join(', ')}, changed = ${NEXT_CHANGED}
      FROM json_each(?) j WHERE learnings.id = j.value ->> 0`,
   ).run(JSON.stringify(rows));
 }
@@ -89,7 +86,7 @@ function track(batch: Batch, l: Learning): void {
   else provisional.delete(l.id);
 }
 
-/** Writes back the mutable fields of a learning (text, agent and id never change). */
+/** Writes back the mutable fields of a learning (`MUTABLE_FIELDS`: text, agent and id never change). */
 export function saveLearning(db: Db, l: Learning): void {
   const batch = batches.get(db);
   if (!batch) return writeLearnings(db, [l]);

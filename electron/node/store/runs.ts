@@ -6,7 +6,7 @@
  * Each run keeps the ids of the learnings it was given, so "what was it told when it did that?"
  * always has an answer, also after the learning was rejected.
  */
-import type { Flags, Learning, Run, RunOutcome } from '../../../shared/domain.js';
+import { Flags, Run, type Learning, type RunOutcome } from '../../../shared/domain.js';
 import type { LearningRef } from '../../../shared/api.js';
 import { countRun } from '../../rules/ledger.js';
 import type { Db } from './db.js';
@@ -16,6 +16,7 @@ import { EventRefused, addHistory, markExportPending, normTime } from './learnin
 import { utcDay } from '../../rules/time.js';
 import { provisionalLearnings, saveLearning } from './learningWrites.js';
 import { LEARNING_COLUMNS, toLearning } from './learningRows.js';
+import { columnList, jsonColumn, rowReader } from './rowCheck.js';
 
 export interface RunStartedInput {
   run: string;
@@ -152,38 +153,23 @@ export function applyRunFinished(db: Db, e: RunFinishedInput): RunFinishedResult
 // ---------------------------------------------------------------------------------------------
 // Read side
 
-interface RunRow {
-  run: string;
-  agent: string;
-  chain: string;
-  workflow: string;
-  flags: string;
-  routes: string;
-  learnings: string;
-  answers: string | null;
-  started_at: string;
-  finished_at: string | null;
-  outcome: RunOutcome | null;
-}
+/**
+ * A run's row: the `Run` record (shared/domain.ts) with its flags, routes and learnings stored as
+ * JSON text. The columns are the record's field names.
+ */
+const RunRow = Run.extend({
+  flags: jsonColumn(Flags),
+  routes: jsonColumn(Run.shape.routes),
+  learnings: jsonColumn(Run.shape.learnings),
+});
 
-export const RUN_COLUMNS = 'run, agent, chain, workflow, flags, routes, learnings, answers, started_at, finished_at, outcome';
+/** Every field of a run, in the schema's order: the runs columns a record is read from. */
+export const RUN_FIELDS = Run.keyof().options;
 
-export function toRun(row: unknown): Run {
-  const r = row as RunRow;
-  return {
-    run: r.run,
-    agent: r.agent,
-    chain: r.chain,
-    workflow: r.workflow,
-    flags: JSON.parse(r.flags) as Flags,
-    routes: JSON.parse(r.routes) as string[],
-    started_at: r.started_at,
-    finished_at: r.finished_at,
-    outcome: r.outcome,
-    learnings: JSON.parse(r.learnings) as string[],
-    answers: r.answers,
-  };
-}
+export const RUN_COLUMNS = columnList(RUN_FIELDS);
+
+/** A row read with `RUN_COLUMNS`, checked by the `Run` schema (rowCheck.ts). */
+export const toRun = rowReader(RunRow, (row) => `run ${String(row.run)}`);
 
 export interface ListRunsInput {
   agent?: string | undefined;
@@ -213,14 +199,15 @@ export interface RunDetail {
 
 /** A run with the learnings it was given and what changed since the agent's previous run. */
 export function runDetail(db: Db, runId: string): RunDetail | undefined {
-  const row = db.prepare(`SELECT seq, ${RUN_COLUMNS} FROM runs WHERE run = ?`).get(runId) as (RunRow & { seq: number }) | undefined;
+  const row = db.prepare(`SELECT seq, ${RUN_COLUMNS} FROM runs WHERE run = ?`).get(runId) as { seq: number } | undefined;
   if (!row) return undefined;
   const run = toRun(row);
   const learnings = new Map(
     db
       .prepare(`SELECT ${LEARNING_COLUMNS} FROM learnings WHERE id IN (SELECT value FROM json_each(?))`)
       .all(JSON.stringify(run.learnings))
-      .map((r) => [toLearning(r).id, toLearning(r)] as [string, Learning]),
+      .map(toLearning)
+      .map((l): [string, Learning] => [l.id, l]),
   );
   const given: LearningRef[] = [];
   for (const id of run.learnings) {
