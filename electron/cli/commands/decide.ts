@@ -19,6 +19,7 @@ import { withLedger } from '../ledgerAccess.js';
 import { decideLearnings, undoDecisions, type DecisionResult } from '../../node/store/learnings.js';
 import { exportPending } from '../../node/exporter.js';
 import type { Db } from '../../node/store/db.js';
+import { stmt } from '../../node/store/statements.js';
 
 const DECISION_OPTIONS: Options = { ...FACTORY_OPTION, ...JSON_OPTION, by: { type: 'string' } };
 
@@ -35,7 +36,7 @@ function ids(positionals: string[]): string[] {
 
 function missingRefusal(db: Db, wanted: string[]): void {
   const found = new Set(
-    (db.prepare('SELECT id FROM learnings WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(wanted)) as { id: string }[]).map(
+    (stmt(db, 'SELECT id FROM learnings WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(wanted)) as { id: string }[]).map(
       (r) => r.id,
     ),
   );

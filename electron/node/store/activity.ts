@@ -6,6 +6,7 @@ import { ProposalLogEntry, RefusedLine, type ProposalOutcome } from '../../../sh
 import type { DayStats, RefusalGroup } from '../../../shared/api.js';
 import { ruleOfReason } from '../../rules/screen.js';
 import type { Db } from './db.js';
+import { stmt } from './statements.js';
 import { equalsWhere } from './where.js';
 import { columnList, rowReader } from './rowCheck.js';
 import { utcDay } from '../../rules/time.js';
@@ -28,13 +29,12 @@ const toRefusedLine = rowReader(RefusedLine, (row) => `refused line ${String(row
 export function listProposals(db: Db, query: ProposalQuery = {}): { total: number; rows: ProposalLogEntry[] } {
   const where = equalsWhere({ outcome: query.outcome, agent: query.agent });
   // Counted in the table, not the view: the view's join for texts would run for every row counted.
-  const total = (db.prepare(`SELECT count(*) AS n FROM proposal_log ${where.sql}`).get(where.params) as { n: number }).n;
-  const rows = db
-    .prepare(
-      `SELECT ${columnList(ProposalLogEntry.keyof().options)} FROM proposals ${where.sql}
-       ORDER BY seq DESC LIMIT @limit OFFSET @offset`,
-    )
-    .all({ ...where.params, limit: query.limit ?? 100, offset: query.offset ?? 0 })
+  const total = (stmt(db, `SELECT count(*) AS n FROM proposal_log ${where.sql}`).get(where.params) as { n: number }).n;
+  const rows = stmt(
+    db,
+    `SELECT ${columnList(ProposalLogEntry.keyof().options)} FROM proposals ${where.sql}
+     ORDER BY seq DESC LIMIT @limit OFFSET @offset`,
+  ).all({ ...where.params, limit: query.limit ?? 100, offset: query.offset ?? 0 })
     .map(toProposal);
   return { total, rows };
 }
@@ -46,8 +46,7 @@ export function listProposals(db: Db, query: ProposalQuery = {}): { total: numbe
  * reason, few), then by rule here, where the reason format is known.
  */
 export function refusalsByRule(db: Db): RefusalGroup[] {
-  const rows = db
-    .prepare(`SELECT reason, count(*) AS n, max(at) AS last_at FROM proposals WHERE outcome = 'refused' GROUP BY reason`)
+  const rows = stmt(db, `SELECT reason, count(*) AS n, max(at) AS last_at FROM proposals WHERE outcome = 'refused' GROUP BY reason`)
     .all() as Array<{ reason: string | null; n: number; last_at: string }>;
   const groups = new Map<string, RefusalGroup>();
   for (const row of rows) {
@@ -70,12 +69,11 @@ export function listRefused(
   db: Db,
   query: { offset?: number | undefined; limit?: number | undefined } = {},
 ): { total: number; rows: RefusedLine[] } {
-  const total = (db.prepare('SELECT count(*) AS n FROM refused_lines').get() as { n: number }).n;
-  const rows = db
-    .prepare(
-      `SELECT ${columnList(RefusedLine.keyof().options)} FROM refused_lines ORDER BY seq DESC LIMIT ? OFFSET ?`,
-    )
-    .all(query.limit ?? 100, query.offset ?? 0)
+  const total = (stmt(db, 'SELECT count(*) AS n FROM refused_lines').get() as { n: number }).n;
+  const rows = stmt(
+    db,
+    `SELECT ${columnList(RefusedLine.keyof().options)} FROM refused_lines ORDER BY seq DESC LIMIT ? OFFSET ?`,
+  ).all(query.limit ?? 100, query.offset ?? 0)
     .map(toRefusedLine);
   return { total, rows };
 }
@@ -92,7 +90,7 @@ export function dailyStats(db: Db, days: number, now: Date = new Date()): DaySta
   const first = list[0]!;
   const byDay = new Map<string, DayStats>(list.map((day) => [day, { day, proposals: 0, lapses: 0, help_requests: 0 }]));
   const tally = (sql: string, key: 'proposals' | 'lapses' | 'help_requests') => {
-    for (const row of db.prepare(sql).all(first) as { day: string; n: number }[]) {
+    for (const row of stmt(db, sql).all(first) as { day: string; n: number }[]) {
       const entry = byDay.get(row.day);
       if (entry) entry[key] = row.n;
     }
@@ -110,12 +108,11 @@ export function dailyStats(db: Db, days: number, now: Date = new Date()): DaySta
  * right after a start, before the watcher has read anything new.
  */
 export function lastEventAt(db: Db): string | null {
-  const row = db
-    .prepare(
-      `SELECT max(at) AS at FROM (
-         SELECT max(started_at) AS at FROM runs UNION ALL SELECT max(finished_at) FROM runs
-         UNION ALL SELECT max(at) FROM proposal_log UNION ALL SELECT max(at) FROM help_requests)`,
-    )
-    .get() as { at: string | null };
+  const row = stmt(
+    db,
+    `SELECT max(at) AS at FROM (
+       SELECT max(started_at) AS at FROM runs UNION ALL SELECT max(finished_at) FROM runs
+       UNION ALL SELECT max(at) FROM proposal_log UNION ALL SELECT max(at) FROM help_requests)`,
+  ).get() as { at: string | null };
   return row.at;
 }

@@ -23,6 +23,7 @@ import { humanTime, utcDay } from '../../rules/time.js';
 import type { HelpRequested } from '../../rules/events.js';
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
+import { equalsWhere } from './where.js';
 import { flushOutbox } from '../outbox.js';
 import { journalDecision, type Replaying } from './journal.js';
 import { EventRefused, normTime } from './learnings.js';
@@ -273,7 +274,7 @@ export function getHelp(db: Db, id: string): HelpRequest | undefined {
 }
 
 export function getChain(db: Db, chain: string): Chain | undefined {
-  const row = db.prepare(`${CHAIN_SELECT} WHERE c.chain = ?`).get(chain) as ChainRow | undefined;
+  const row = stmt(db, `${CHAIN_SELECT} WHERE c.chain = ?`).get(chain) as ChainRow | undefined;
   return row ? toChain(row) : undefined;
 }
 
@@ -290,22 +291,14 @@ export interface HelpQuery {
  * then other open ones, then the rest; newest first within each.
  */
 export function listHelp(db: Db, query: HelpQuery = {}): { total: number; rows: HelpRequest[] } {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  if (query.open === true) where.push(`r.state = 'open'`);
-  if (query.agent !== undefined) {
-    where.push('r.agent = ?');
-    params.push(query.agent);
-  }
-  const clause = where.length ? ` WHERE ${where.join(' AND ')}` : '';
-  const total = (db.prepare(`SELECT COUNT(*) AS n FROM help_requests r${clause}`).get(...params) as { n: number }).n;
-  const rows = db
-    .prepare(
-      `${HELP_SELECT}${clause}
-       ORDER BY CASE WHEN ${HOLDS} THEN 0 WHEN r.state = 'open' THEN 1 ELSE 2 END, r.at DESC, r.id DESC
-       LIMIT ? OFFSET ?`,
-    )
-    .all(...params, query.limit ?? 100, query.offset ?? 0) as HelpRow[];
+  const where = equalsWhere({ state: query.open === true ? 'open' : undefined, agent: query.agent }, 'r');
+  const total = (stmt(db, `SELECT COUNT(*) AS n FROM help_requests r ${where.sql}`).get(where.params) as { n: number }).n;
+  const rows = stmt(
+    db,
+    `${HELP_SELECT} ${where.sql}
+     ORDER BY CASE WHEN ${HOLDS} THEN 0 WHEN r.state = 'open' THEN 1 ELSE 2 END, r.at DESC, r.id DESC
+     LIMIT @limit OFFSET @offset`,
+  ).all({ ...where.params, limit: query.limit ?? 100, offset: query.offset ?? 0 }) as HelpRow[];
   return { total, rows: rows.map(toHelpRequest) };
 }
 
@@ -317,17 +310,15 @@ export interface ChainQuery {
 
 /** Chains, those awaiting a person first, then newest first. */
 export function listChains(db: Db, query: ChainQuery = {}): { total: number; rows: Chain[] } {
-  const clause = query.agent !== undefined ? ' WHERE c.agent = ?' : '';
-  const params: unknown[] = query.agent !== undefined ? [query.agent] : [];
-  const total = (db.prepare(`SELECT COUNT(*) AS n FROM chains c${clause}`).get(...params) as { n: number }).n;
-  const rows = db
-    .prepare(`${CHAIN_SELECT}${clause} ORDER BY held DESC, c.created_at DESC, c.chain DESC LIMIT ? OFFSET ?`)
-    .all(...params, query.limit ?? 100, query.offset ?? 0) as ChainRow[];
+  const where = equalsWhere({ agent: query.agent }, 'c');
+  const total = (stmt(db, `SELECT COUNT(*) AS n FROM chains c ${where.sql}`).get(where.params) as { n: number }).n;
+  const rows = stmt(db, `${CHAIN_SELECT} ${where.sql} ORDER BY held DESC, c.created_at DESC, c.chain DESC LIMIT @limit OFFSET @offset`)
+    .all({ ...where.params, limit: query.limit ?? 100, offset: query.offset ?? 0 }) as ChainRow[];
   return { total, rows: rows.map(toChain) };
 }
 
 function runsOfChain(db: Db, chain: string): Run[] {
-  const rows = db.prepare(`SELECT ${RUN_COLUMNS} FROM runs WHERE chain = ? ORDER BY seq`).all(chain);
+  const rows = stmt(db, `SELECT ${RUN_COLUMNS} FROM runs WHERE chain = ? ORDER BY seq`).all(chain);
   return rows.map(toRun);
 }
 
@@ -451,8 +442,7 @@ export function reply(
   const chain = replaying?.chain ?? `chn_${ulid()}`;
 
   db.transaction(() => {
-    const row = db
-      .prepare('SELECT agent, state, workflow, flags, routes, responder, answered_at FROM help_requests WHERE id = ?')
+    const row = stmt(db, 'SELECT agent, state, workflow, flags, routes, responder, answered_at FROM help_requests WHERE id = ?')
       .get(input.id) as
       | {
           agent: string;
@@ -492,20 +482,20 @@ export function reply(
     const routes: string[] = input.routes ? [...input.routes] : json(row.routes, ROUTES, []);
     const at = now().toISOString();
 
-    const changed = db
-      .prepare(
-        `UPDATE help_requests SET state = 'answered', answer = ?, responder = ?, answered_at = ?, continued_as = ?,
-           flags_changed = ?
-         WHERE id = ? AND state = 'open'`,
-      )
-      .run(answer, responder, at, chain, flagsChanged ? JSON.stringify(flagsChanged) : null, input.id).changes;
+    const changed = stmt(
+      db,
+      `UPDATE help_requests SET state = 'answered', answer = ?, responder = ?, answered_at = ?, continued_as = ?,
+         flags_changed = ?
+       WHERE id = ? AND state = 'open'`,
+    ).run(answer, responder, at, chain, flagsChanged ? JSON.stringify(flagsChanged) : null, input.id).changes;
     if (changed !== 1) throw new ApiError('refused', `help request ${input.id} is no longer open`);
-    db.prepare(
+    stmt(
+      db,
       `INSERT INTO chains (chain, agent, answers, workflow, flags, routes, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
     ).run(chain, row.agent, input.id, workflow, JSON.stringify(flags), JSON.stringify(routes), at);
     const file: ChainFile = { chain, agent: row.agent, workflow, flags, routes, answers: input.id, answer, responder, at };
     if (flagsChanged) file.flags_changed = flagsChanged;
-    db.prepare('INSERT INTO outbox (path, content, created_at) VALUES (?, ?, ?)').run(
+    stmt(db, 'INSERT INTO outbox (path, content, created_at) VALUES (?, ?, ?)').run(
       chainFilePath(chain),
       `${JSON.stringify(file, null, 2)}\n`,
       at,
@@ -539,13 +529,14 @@ export function resolve(
 ): HelpRequest {
   const responder = responderOf(input.by, osUser);
   db.transaction(() => {
-    const row = db.prepare('SELECT state, responder, answered_at FROM help_requests WHERE id = ?').get(input.id) as
+    const row = stmt(db, 'SELECT state, responder, answered_at FROM help_requests WHERE id = ?').get(input.id) as
       | { state: string; responder: string | null; answered_at: string | null }
       | undefined;
     if (!row) throw new ApiError('not_found', `no help request ${input.id}`);
     if (row.state !== 'open') throw closedRefusal(row);
     const at = now().toISOString();
-    db.prepare(
+    stmt(
+      db,
       `UPDATE help_requests SET state = 'resolved', responder = ?, answered_at = ? WHERE id = ? AND state = 'open'`,
     ).run(responder, at, input.id);
     journalDecision(db, { what: 'resolve', at, by: responder, id: input.id }, replaying);

@@ -73,33 +73,29 @@ const toHistoryEntry = rowReader(HistoryEntry, (row) => `history line of ${Strin
 export function learningDetail(db: Db, id: string): LearningDetail | undefined {
   const learning = getLearning(db, id);
   if (!learning) return undefined;
-  const history = db
-    .prepare(
-      `SELECT learning_id, ${columnList(HistoryEntry.keyof().options)} FROM learning_history
-       WHERE learning_id = ? ORDER BY seq`,
-    )
-    .all(id)
+  const history = stmt(
+    db,
+    `SELECT learning_id, ${columnList(HistoryEntry.keyof().options)} FROM learning_history
+     WHERE learning_id = ? ORDER BY seq`,
+  ).all(id)
     .map(toHistoryEntry);
-  const given = db
-    .prepare(
-      `SELECT count(*) AS runs, sum(r.outcome = 'succeeded') AS succeeded
-       FROM run_given g JOIN runs r ON r.seq = g.run_seq
-       WHERE g.learning_rowid = (SELECT rowid FROM learnings WHERE id = ?) AND r.finished_at IS NOT NULL`,
-    )
-    .get(id) as { runs: number; succeeded: number | null };
-  const overall = db
-    .prepare(
-      `SELECT count(*) AS runs, sum(outcome = 'succeeded') AS succeeded
-       FROM runs WHERE agent = ? AND finished_at IS NOT NULL`,
-    )
-    .get(learning.agent) as { runs: number; succeeded: number | null };
-  const runs = db
-    .prepare(
-      `SELECT ${columnList(RUN_FIELDS, 'r')}
-       FROM run_given g JOIN runs r ON r.seq = g.run_seq
-       WHERE g.learning_rowid = (SELECT rowid FROM learnings WHERE id = ?) ORDER BY g.run_seq DESC LIMIT ?`,
-    )
-    .all(id, DETAIL_RUNS)
+  const given = stmt(
+    db,
+    `SELECT count(*) AS runs, sum(r.outcome = 'succeeded') AS succeeded
+     FROM run_given g JOIN runs r ON r.seq = g.run_seq
+     WHERE g.learning_rowid = (SELECT rowid FROM learnings WHERE id = ?) AND r.finished_at IS NOT NULL`,
+  ).get(id) as { runs: number; succeeded: number | null };
+  const overall = stmt(
+    db,
+    `SELECT count(*) AS runs, sum(outcome = 'succeeded') AS succeeded
+     FROM runs WHERE agent = ? AND finished_at IS NOT NULL`,
+  ).get(learning.agent) as { runs: number; succeeded: number | null };
+  const runs = stmt(
+    db,
+    `SELECT ${columnList(RUN_FIELDS, 'r')}
+     FROM run_given g JOIN runs r ON r.seq = g.run_seq
+     WHERE g.learning_rowid = (SELECT rowid FROM learnings WHERE id = ?) ORDER BY g.run_seq DESC LIMIT ?`,
+  ).all(id, DETAIL_RUNS)
     .map(toRun);
   return { learning, history, given: evidence(given), agent_overall: evidence(overall), runs };
 }

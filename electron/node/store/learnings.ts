@@ -67,8 +67,8 @@ const historyCodes = new WeakMap<Db, HistoryCodes>();
 function historyCodesOf(db: Db): HistoryCodes {
   let codes = historyCodes.get(db);
   if (!codes) {
-    const kinds = db.prepare('SELECT code, name, usual_reason FROM history_kinds').all() as { code: number; name: string; usual_reason: string | null }[];
-    const states = db.prepare('SELECT code, name FROM learning_states').all() as { code: number; name: string }[];
+    const kinds = stmt(db, 'SELECT code, name, usual_reason FROM history_kinds').all() as { code: number; name: string; usual_reason: string | null }[];
+    const states = stmt(db, 'SELECT code, name FROM learning_states').all() as { code: number; name: string }[];
     codes = {
       kinds: new Map(kinds.map((k) => [k.name, k.code])),
       usualReasons: new Map(kinds.map((k) => [k.name, k.usual_reason])),

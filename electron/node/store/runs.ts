@@ -181,9 +181,8 @@ export interface ListRunsInput {
 /** Runs, newest first. */
 export function listRuns(db: Db, input: ListRunsInput = {}): { total: number; rows: Run[] } {
   const where = equalsWhere({ agent: input.agent, chain: input.chain });
-  const total = (db.prepare(`SELECT count(*) AS n FROM runs ${where.sql}`).get(where.params) as { n: number }).n;
-  const rows = db
-    .prepare(`SELECT ${RUN_COLUMNS} FROM runs ${where.sql} ORDER BY seq DESC LIMIT @limit OFFSET @offset`)
+  const total = (stmt(db, `SELECT count(*) AS n FROM runs ${where.sql}`).get(where.params) as { n: number }).n;
+  const rows = stmt(db, `SELECT ${RUN_COLUMNS} FROM runs ${where.sql} ORDER BY seq DESC LIMIT @limit OFFSET @offset`)
     .all({ ...where.params, limit: input.limit ?? 100, offset: input.offset ?? 0 })
     .map(toRun);
   return { total, rows };
@@ -199,12 +198,11 @@ export interface RunDetail {
 
 /** A run with the learnings it was given and what changed since the agent's previous run. */
 export function runDetail(db: Db, runId: string): RunDetail | undefined {
-  const row = db.prepare(`SELECT seq, ${RUN_COLUMNS} FROM runs WHERE run = ?`).get(runId) as { seq: number } | undefined;
+  const row = stmt(db, `SELECT seq, ${RUN_COLUMNS} FROM runs WHERE run = ?`).get(runId) as { seq: number } | undefined;
   if (!row) return undefined;
   const run = toRun(row);
   const learnings = new Map(
-    db
-      .prepare(`SELECT ${LEARNING_COLUMNS} FROM learnings WHERE id IN (SELECT value FROM json_each(?))`)
+    stmt(db, `SELECT ${LEARNING_COLUMNS} FROM learnings WHERE id IN (SELECT value FROM json_each(?))`)
       .all(JSON.stringify(run.learnings))
       .map(toLearning)
       .map((l): [string, Learning] => [l.id, l]),
@@ -214,8 +212,7 @@ export function runDetail(db: Db, runId: string): RunDetail | undefined {
     const l = learnings.get(id);
     if (l) given.push({ id: l.id, text: l.text, state: l.state, impact: l.impact });
   }
-  const prev = db
-    .prepare(`SELECT run, learnings FROM runs WHERE agent = ? AND seq < ? ORDER BY seq DESC LIMIT 1`)
+  const prev = stmt(db, `SELECT run, learnings FROM runs WHERE agent = ? AND seq < ? ORDER BY seq DESC LIMIT 1`)
     .get(run.agent, row.seq) as { run: string; learnings: string } | undefined;
   const before = new Set(prev ? (JSON.parse(prev.learnings) as string[]) : []);
   const now = new Set(run.learnings);
