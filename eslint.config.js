@@ -45,6 +45,21 @@ export default tseslint.config(
     rules: { 'no-control-regex': 'off', ...restrict(ELECTRON, NATIVE, ...NODE, INTO('renderer'), { regex: '(^|/)node/', message: 'Rules are pure: no I/O modules.' }) },
   },
   { files: ['shared/**/*.ts'], rules: restrict(ELECTRON, NATIVE, ...NODE, INTO('electron'), INTO('renderer')) },
+  // One SQL style: every statement on the ledger through the statement cache (store/statements.ts).
+  {
+    files: ['electron/node/**/*.ts', 'electron/cli/**/*.ts'],
+    ignores: ['electron/node/store/statements.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'db',
+          property: 'prepare',
+          message: 'Use stmt(db, sql) (store/statements.ts). A statement switched into raw/pluck mode needs its own prepare: disable this rule on that line and say why.',
+        },
+      ],
+    },
+  },
   {
     files: ['renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },

@@ -22,6 +22,7 @@ import { activeForRun, exportAll } from './exporter.js';
 import { flushJournal } from './journal.js';
 import { ingestSync } from './ingest.js';
 import { factoryPaths } from './factory.js';
+import { stmt } from './store/statements.js';
 import { seededRandom } from '../rules/seededRandom.js';
 import { utcDay } from '../rules/time.js';
 
@@ -212,14 +213,12 @@ export function createDemoFactory(dir: string, options: DemoOptions = {}): DemoS
       // A person's decisions, made part-way as an operator would between runs.
       if (!rejectedClaim && share > 0.55) {
         catchUp();
-        const bad = db
-          .prepare(`SELECT id FROM learnings WHERE agent = 'reviewer' AND text LIKE 'Approve dependency bumps%'`)
+        const bad = stmt(db, `SELECT id FROM learnings WHERE agent = 'reviewer' AND text LIKE 'Approve dependency bumps%'`)
           .get() as { id: string } | undefined;
         if (bad) {
           decideLearnings(db, 'reject', { ids: [bad.id] }, { by: 'dana', reason: 'release notes are where breaking changes are announced', now: new Date(t) });
         }
-        const lapsed = db
-          .prepare(`SELECT id FROM learnings WHERE agent = 'builder' AND state = 'lapsed' AND text LIKE 'The build writes generated%'`)
+        const lapsed = stmt(db, `SELECT id FROM learnings WHERE agent = 'builder' AND state = 'lapsed' AND text LIKE 'The build writes generated%'`)
           .get() as { id: string } | undefined;
         if (lapsed) decideLearnings(db, 'keep', { ids: [lapsed.id] }, { by: 'dana', now: new Date(t + 1000) });
         rejectedClaim = true;
@@ -292,10 +291,10 @@ export function createDemoFactory(dir: string, options: DemoOptions = {}): DemoS
     flushJournal(db, root);
 
     const states: Record<string, number> = { provisional: 0, confirmed: 0, lapsed: 0, rejected: 0 };
-    for (const row of db.prepare('SELECT state, count(*) AS n FROM learnings GROUP BY state').all() as { state: string; n: number }[]) {
+    for (const row of stmt(db, 'SELECT state, count(*) AS n FROM learnings GROUP BY state').all() as { state: string; n: number }[]) {
       states[row.state] = row.n;
     }
-    const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+    const count = (sql: string) => (stmt(db, sql).get() as { n: number }).n;
     return {
       factory: root,
       runs: count('SELECT count(*) AS n FROM runs'),

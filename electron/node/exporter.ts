@@ -116,7 +116,7 @@ export function exportPending(db: Db, factory: string, maxPerRun: number): strin
 export function exportAll(db: Db, factory: string, maxPerRun: number): string[] {
   const agents = stmt(db, 'SELECT DISTINCT agent FROM learnings ORDER BY agent').all().map((row) => (row as { agent: string }).agent);
   exportAgents(db, factory, agents, maxPerRun);
-  db.prepare('DELETE FROM export_pending').run();
+  stmt(db, 'DELETE FROM export_pending').run();
   return agents;
 }
 

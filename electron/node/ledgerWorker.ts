@@ -25,7 +25,9 @@ export interface WorkerOutcome {
  * The worker's code. It is given as a string (`eval`), not as a file, so it runs the same from
  * the sources under the tests and from the built app, with no separate file to ship. The copy
  * is only written when the ledger passes its check, and is checked in full after (the integrity
- * check also compares every index with its table, which a restore later depends on).
+ * check also compares every index with its table, which a restore later depends on). Its one
+ * statement is prepared directly, not through the statement cache (store/statements.ts): it runs
+ * once on a connection of its own that closes right after, so there is nothing to reuse.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');

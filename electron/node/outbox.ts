@@ -11,6 +11,7 @@ import path from 'node:path';
 import { removeStaleTemps, writeFileAtomic } from './atomicFile.js';
 import { factoryPaths } from './factory.js';
 import type { Db } from './store/db.js';
+import { stmt } from './store/statements.js';
 
 interface OutboxRow {
   seq: number;
@@ -36,8 +37,8 @@ export function flushOutbox(db: Db, factory: string): number {
   // A kill mid-write leaves a temporary file beside its target; the write itself is redone here.
   const paths = factoryPaths(factory);
   for (const dir of [paths.chains, paths.learnings]) removeStaleTemps(dir);
-  const rows = db.prepare('SELECT seq, path, content FROM outbox ORDER BY seq').all() as OutboxRow[];
-  const remove = db.prepare('DELETE FROM outbox WHERE seq = ?');
+  const rows = stmt(db, 'SELECT seq, path, content FROM outbox ORDER BY seq').all() as OutboxRow[];
+  const remove = stmt(db, 'DELETE FROM outbox WHERE seq = ?');
   let written = 0;
   for (const row of rows) {
     // Durable: the row is deleted next, and a rename a power cut undid would lose the chain file.

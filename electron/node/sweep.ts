@@ -29,6 +29,7 @@ import { eventFileDay, isLapsedExpired, lapsedCutoff, retentionHorizon } from '.
 import type { Settings } from '../rules/settings.js';
 import { factoryPaths, namesIn, noteSweptEventFiles } from './factory.js';
 import type { Db } from './store/db.js';
+import { stmt } from './store/statements.js';
 import { trimDeletions } from './store/deletions.js';
 
 
@@ -45,7 +46,7 @@ interface EventFileCandidate {
 function eventFileCandidates(db: Db, factory: string, horizon: string): EventFileCandidate[] {
   const dir = factoryPaths(factory).events;
   const names = namesIn(dir);
-  const offsetOf = db.prepare<[string], { offset: number }>('SELECT offset FROM event_files WHERE name = ?');
+  const offsetOf = stmt<[string], { offset: number }>(db, 'SELECT offset FROM event_files WHERE name = ?');
   const candidates: EventFileCandidate[] = [];
   for (const name of names.sort()) {
     const day = eventFileDay(name);
@@ -69,34 +70,36 @@ function eventFileCandidates(db: Db, factory: string, horizon: string): EventFil
 export function sweep(db: Db, factory: string, settings: Settings, now: Date = new Date()): SweepReport {
   const horizon = retentionHorizon(now, settings);
 
-  const deleteHelp = db.prepare('DELETE FROM help_requests WHERE day < ?');
-  const deleteRunLearnings = db.prepare('DELETE FROM run_given WHERE run_seq IN (SELECT seq FROM runs WHERE day < ?)');
-  const deleteRuns = db.prepare('DELETE FROM runs WHERE day < ?');
+  const deleteHelp = stmt(db, 'DELETE FROM help_requests WHERE day < ?');
+  const deleteRunLearnings = stmt(db, 'DELETE FROM run_given WHERE run_seq IN (SELECT seq FROM runs WHERE day < ?)');
+  const deleteRuns = stmt(db, 'DELETE FROM runs WHERE day < ?');
   // The log's day is the start of its time (schema migration 8): a time before the horizon day
   // sorts before the day's own name, one on that day after it.
-  const deleteProposals = db.prepare('DELETE FROM proposal_log WHERE at < ?');
-  const deleteRefused = db.prepare('DELETE FROM refused_lines WHERE day < ?');
+  const deleteProposals = stmt(db, 'DELETE FROM proposal_log WHERE at < ?');
+  const deleteRefused = stmt(db, 'DELETE FROM refused_lines WHERE day < ?');
   // Only the lapsed learnings whose clock is past the cutoff, through the partial index on that
   // clock: a sweep with nothing to delete reads nothing. Ledger times are canonical ISO strings,
   // so comparing them as text compares the instants.
   const cutoff = lapsedCutoff(now, settings);
-  const lapsedRows = db.prepare<[{ cutoff: string | null }], { rowid: number; lapsed_at: string | null; last_at: string }>(
+  const lapsedRows = stmt<[{ cutoff: string | null }], { rowid: number; lapsed_at: string | null; last_at: string }>(
+    db,
     `SELECT rowid, lapsed_at, last_at FROM learnings
      WHERE state = 'lapsed' AND (@cutoff IS NULL OR coalesce(lapsed_at, last_at) <= @cutoff)`,
   );
-  const deleteLearnings = db.prepare("DELETE FROM learnings WHERE rowid IN (SELECT value FROM json_each(?)) AND state = 'lapsed'");
+  const deleteLearnings = stmt(db, "DELETE FROM learnings WHERE rowid IN (SELECT value FROM json_each(?)) AND state = 'lapsed'");
   // A chain is only its links: once its runs and the requests that name it are gone, nothing
   // refers to it and it would otherwise stay forever. One made by a reply today has no run yet,
   // which is why only chains created before the horizon go.
-  const deleteChains = db.prepare(
+  const deleteChains = stmt(
+    db,
     `DELETE FROM chains WHERE substr(created_at, 1, 10) < @horizon
        AND NOT EXISTS (SELECT 1 FROM runs WHERE runs.chain = chains.chain)
        AND NOT EXISTS (SELECT 1 FROM help_requests h WHERE h.chain = chains.chain)
        AND NOT EXISTS (SELECT 1 FROM help_requests h WHERE h.continued_as = chains.chain)`,
   );
   // The sweep reports are a log like the others, kept as long.
-  const deleteOldSweeps = db.prepare('DELETE FROM sweeps WHERE substr(at, 1, 10) < ?');
-  const insertSweep = db.prepare('INSERT INTO sweeps (at, report) VALUES (?, ?)');
+  const deleteOldSweeps = stmt(db, 'DELETE FROM sweeps WHERE substr(at, 1, 10) < ?');
+  const insertSweep = stmt(db, 'INSERT INTO sweeps (at, report) VALUES (?, ?)');
 
   const { report, seq, files } = db
     .transaction(() => {
@@ -149,8 +152,8 @@ export function sweep(db: Db, factory: string, settings: Settings, now: Date = n
     }
   }
   const finalReport: SweepReport = { ...report, event_files: gone.length };
-  const deleteEventFile = db.prepare('DELETE FROM event_files WHERE name = ?');
-  const updateSweep = db.prepare('UPDATE sweeps SET report = ? WHERE seq = ?');
+  const deleteEventFile = stmt(db, 'DELETE FROM event_files WHERE name = ?');
+  const updateSweep = stmt(db, 'UPDATE sweeps SET report = ? WHERE seq = ?');
   db.transaction(() => {
     for (const candidate of gone) deleteEventFile.run(candidate.name);
     if (gone.length !== files.length) updateSweep.run(JSON.stringify(finalReport), seq);
@@ -160,8 +163,7 @@ export function sweep(db: Db, factory: string, settings: Settings, now: Date = n
 
 /** Past sweeps, newest first. */
 export function listSweeps(db: Db, page: { offset: number; limit: number }): { rows: SweepReport[] } {
-  const rows = db
-    .prepare<[number, number], { report: string }>('SELECT report FROM sweeps ORDER BY seq DESC LIMIT ? OFFSET ?')
+  const rows = stmt<[number, number], { report: string }>(db, 'SELECT report FROM sweeps ORDER BY seq DESC LIMIT ? OFFSET ?')
     .all(page.limit, page.offset);
   return { rows: rows.map((row) => SweepReportSchema.parse(JSON.parse(row.report))) };
 }

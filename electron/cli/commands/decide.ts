@@ -20,6 +20,7 @@ import { decideLearnings, undoDecisions, type DecisionResult } from '../../node/
 import { exportPending } from '../../node/exporter.js';
 import type { Db } from '../../node/store/db.js';
 import type { LearningOrigin } from '../../../shared/api.js';
+import { stmt } from '../../node/store/statements.js';
 
 const DECISION_OPTIONS: Options = { ...FACTORY_OPTION, ...JSON_OPTION, by: { type: 'string' } };
 
@@ -36,7 +37,7 @@ function ids(positionals: string[]): string[] {
 
 function missingRefusal(db: Db, wanted: string[]): void {
   const found = new Set(
-    (db.prepare('SELECT id FROM learnings WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(wanted)) as { id: string }[]).map(
+    (stmt(db, 'SELECT id FROM learnings WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(wanted)) as { id: string }[]).map(
       (r) => r.id,
     ),
   );
@@ -48,8 +49,8 @@ function missingRefusal(db: Db, wanted: string[]): void {
 function unknownOriginRefusal(db: Db, origin: LearningOrigin): void {
   const known =
     'run' in origin
-      ? db.prepare('SELECT 1 FROM runs WHERE run = ?').get(origin.run)
-      : db.prepare('SELECT 1 FROM chains WHERE chain = ? UNION ALL SELECT 1 FROM runs WHERE chain = ? LIMIT 1').get(origin.chain, origin.chain);
+      ? stmt(db, 'SELECT 1 FROM runs WHERE run = ?').get(origin.run)
+      : stmt(db, 'SELECT 1 FROM chains WHERE chain = ? UNION ALL SELECT 1 FROM runs WHERE chain = ? LIMIT 1').get(origin.chain, origin.chain);
   if (!known) throw new Refusal(`no ${'run' in origin ? `run ${origin.run}` : `chain ${origin.chain}`} is recorded; nothing was changed`);
 }
 

@@ -2,10 +2,12 @@
  * What happened, for the operator's activity views: the proposal log (echoes and refusals
  * included), the refused lines of the events files, and per-day counts for the charts.
  */
-import type { ProposalLogEntry, ProposalOutcome, RefusedLine } from '../../../shared/domain.js';
+import { ProposalLogEntry, RefusedLine, type ProposalOutcome } from '../../../shared/domain.js';
 import type { DayStats, RefusalGroup } from '../../../shared/api.js';
 import { ruleOfReason } from '../../rules/screen.js';
 import type { Db } from './db.js';
+import { stmt } from './statements.js';
+import { columnList, rowReader } from './rowCheck.js';
 import { utcDay } from '../../rules/time.js';
 import { LAPSED_KIND } from './schema.js';
 
@@ -15,6 +17,12 @@ export interface ProposalQuery {
   offset?: number | undefined;
   limit?: number | undefined;
 }
+
+/** A proposal log row, read by the columns of its record's fields and checked by its schema (rowCheck.ts). */
+const toProposal = rowReader(ProposalLogEntry, (row) => `proposal of ${String(row.agent)} at ${String(row.at)}`);
+
+/** A refused line's row, read and checked the same way. */
+const toRefusedLine = rowReader(RefusedLine, (row) => `refused line ${String(row.file)}:${String(row.line)}`);
 
 /**
  * The proposal log, newest first, where the same refused proposal is one entry: an agent that
@@ -37,7 +45,7 @@ export function listProposals(db: Db, query: ProposalQuery = {}): { total: numbe
   // All but the refused are all minus the refused: SQLite counts a whole table (or an agent's
   // index range) without visiting rows, but `outcome <> 'refused'` visits every one (50 ms of
   // CPU at a million entries, against 2 ms).
-  const count = (sql: string) => (db.prepare(sql).get(params) as { n: number }).n;
+  const count = (sql: string) => (stmt(db, sql).get(params) as { n: number }).n;
   const refusedGroups = query.outcome && !refusedOnly ? 0 : count(`SELECT count(*) AS n FROM (${groups})`);
   const allButRefused = () =>
     count(`SELECT count(*) AS n FROM proposal_log${query.agent ? ' WHERE agent = @agent' : ''}`) -
@@ -48,10 +56,9 @@ export function listProposals(db: Db, query: ProposalQuery = {}): { total: numbe
   const othersSelect = `SELECT seq, at, agent, run, text, impact, outcome, learning_id, reason, 1 AS count
     FROM proposals WHERE ${othersWhere}${byAgent}`;
   const select = refusedOnly ? refusedSelect : query.outcome ? othersSelect : `${othersSelect} UNION ALL ${refusedSelect}`;
-  const rows = db
-    .prepare(`${select} ORDER BY seq DESC LIMIT @limit OFFSET @offset`)
-    .all(params) as Array<ProposalLogEntry & { seq: number }>;
-  return { total: refusedGroups + others, rows: rows.map(({ seq: _seq, ...entry }) => entry) };
+  // The reader's schema leaves the `seq` the page is ordered by out of each entry.
+  const rows = stmt(db, `${select} ORDER BY seq DESC LIMIT @limit OFFSET @offset`).all(params).map(toProposal);
+  return { total: refusedGroups + others, rows };
 }
 
 /**
@@ -61,8 +68,7 @@ export function listProposals(db: Db, query: ProposalQuery = {}): { total: numbe
  * reason, few), then by rule here, where the reason format is known.
  */
 export function refusalsByRule(db: Db): RefusalGroup[] {
-  const rows = db
-    .prepare(`SELECT reason, count(*) AS n, max(at) AS last_at FROM proposals WHERE outcome = 'refused' GROUP BY reason`)
+  const rows = stmt(db, `SELECT reason, count(*) AS n, max(at) AS last_at FROM proposals WHERE outcome = 'refused' GROUP BY reason`)
     .all() as Array<{ reason: string | null; n: number; last_at: string }>;
   const groups = new Map<string, RefusalGroup>();
   for (const row of rows) {
@@ -85,12 +91,12 @@ export function listRefused(
   db: Db,
   query: { offset?: number | undefined; limit?: number | undefined } = {},
 ): { total: number; rows: RefusedLine[] } {
-  const total = (db.prepare('SELECT count(*) AS n FROM refused_lines').get() as { n: number }).n;
-  const rows = db
-    .prepare(
-      `SELECT file, line, reason, excerpt, seen_at FROM refused_lines ORDER BY seq DESC LIMIT ? OFFSET ?`,
-    )
-    .all(query.limit ?? 100, query.offset ?? 0) as RefusedLine[];
+  const total = (stmt(db, 'SELECT count(*) AS n FROM refused_lines').get() as { n: number }).n;
+  const rows = stmt(
+    db,
+    `SELECT ${columnList(RefusedLine.keyof().options)} FROM refused_lines ORDER BY seq DESC LIMIT ? OFFSET ?`,
+  ).all(query.limit ?? 100, query.offset ?? 0)
+    .map(toRefusedLine);
   return { total, rows };
 }
 
@@ -106,7 +112,7 @@ export function dailyStats(db: Db, days: number, now: Date = new Date()): DaySta
   const first = list[0]!;
   const byDay = new Map<string, DayStats>(list.map((day) => [day, { day, proposals: 0, lapses: 0, help_requests: 0 }]));
   const tally = (sql: string, key: 'proposals' | 'lapses' | 'help_requests') => {
-    for (const row of db.prepare(sql).all(first) as { day: string; n: number }[]) {
+    for (const row of stmt(db, sql).all(first) as { day: string; n: number }[]) {
       const entry = byDay.get(row.day);
       if (entry) entry[key] = row.n;
     }
@@ -124,12 +130,11 @@ export function dailyStats(db: Db, days: number, now: Date = new Date()): DaySta
  * right after a start, before the watcher has read anything new.
  */
 export function lastEventAt(db: Db): string | null {
-  const row = db
-    .prepare(
-      `SELECT max(at) AS at FROM (
-         SELECT max(started_at) AS at FROM runs UNION ALL SELECT max(finished_at) FROM runs
-         UNION ALL SELECT max(at) FROM proposal_log UNION ALL SELECT max(at) FROM help_requests)`,
-    )
-    .get() as { at: string | null };
+  const row = stmt(
+    db,
+    `SELECT max(at) AS at FROM (
+       SELECT max(started_at) AS at FROM runs UNION ALL SELECT max(finished_at) FROM runs
+       UNION ALL SELECT max(at) FROM proposal_log UNION ALL SELECT max(at) FROM help_requests)`,
+  ).get() as { at: string | null };
   return row.at;
 }

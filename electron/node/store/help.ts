@@ -16,17 +16,19 @@
  */
 import { ulid } from 'ulid';
 import { ApiError } from '../../../shared/api.js';
-import { Flags, type Chain, type FlagsChanged, type HelpCategory, type HelpRequest, type HelpState, type Run } from '../../../shared/domain.js';
+import { z } from 'zod';
+import { Chain, Flags, FlagsChanged, HelpRequest, Run } from '../../../shared/domain.js';
 import { chainState } from '../../rules/chains.js';
 import { humanTime, utcDay } from '../../rules/time.js';
 import type { HelpRequested } from '../../rules/events.js';
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
-import { prefixRange } from './where.js';
+import { equalsWhere, prefixRange } from './where.js';
 import { flushOutbox } from '../outbox.js';
 import { journalDecision, type Replaying } from './journal.js';
 import { EventRefused, normTime } from './learnings.js';
 import { RUN_COLUMNS, toRun } from './runs.js';
+import { rowReader } from './rowCheck.js';
 
 /** A `help.requested` event as this module reads it: the event's one declaration, without its type tag. */
 export type HelpRequestedFields = Omit<HelpRequested, 'type'>;
@@ -110,40 +112,57 @@ interface ChainRow {
   continued_as: string | null;
 }
 
-function json<T>(text: string | null, fallback: T): T {
+/**
+ * A stored JSON value of `schema`, or `fallback` when there is none or it cannot be read (not
+ * JSON, or not of the schema). Unreadable flags read as unknown, as missing ones do: the request
+ * stays visible and answerable, and a reply never inherits what it cannot read (`storedFlags`).
+ */
+function json<S extends z.ZodType, F>(text: string | null, schema: S, fallback: F): z.output<S> | F {
   if (text === null) return fallback;
+  let value: unknown;
   try {
-    return JSON.parse(text) as T;
+    value = JSON.parse(text);
   } catch {
     return fallback;
   }
+  const parsed = schema.safeParse(value);
+  return parsed.success ? parsed.data : fallback;
 }
 
+/** Routes as a run's record has them. */
+const ROUTES = Run.shape.routes;
+
+/** A help request assembled from its row, checked by the `HelpRequest` schema (rowCheck.ts). */
+const checkedHelpRequest = rowReader(HelpRequest, (row) => `help request ${String(row.id)}`);
+
+/** A chain assembled from its row, checked by the `Chain` schema (rowCheck.ts). */
+const checkedChain = rowReader(Chain, (row) => `chain ${String(row.chain)}`);
+
 function toHelpRequest(row: HelpRow): HelpRequest {
-  return {
+  return checkedHelpRequest({
     id: row.id,
     agent: row.agent,
     run: row.run,
     chain: row.chain,
     fatal: row.fatal === 1,
-    category: (row.category as HelpCategory | null) ?? null,
+    category: row.category,
     question: row.question,
     at: row.at,
-    state: row.state as HelpState,
+    state: row.state,
     workflow: row.workflow,
-    flags: json<Flags | null>(row.flags, null),
-    routes: json<string[] | null>(row.routes, null),
+    flags: json(row.flags, Flags, null),
+    routes: json(row.routes, ROUTES, null),
     awaiting_human: row.awaiting === 1,
     answer: row.answer,
     responder: row.responder,
     answered_at: row.answered_at,
     continued_as: row.continued_as,
-    flags_changed: json<FlagsChanged | null>(row.flags_changed, null),
-  };
+    flags_changed: json(row.flags_changed, FlagsChanged, null),
+  });
 }
 
 function toChain(row: ChainRow): Chain {
-  return {
+  return checkedChain({
     chain: row.chain,
     agent: row.agent,
     state: chainState({
@@ -155,11 +174,11 @@ function toChain(row: ChainRow): Chain {
     answers: row.answers,
     continued_as: row.continued_as,
     workflow: row.workflow,
-    flags: json<Flags | null>(row.flags, null),
-    routes: json<string[] | null>(row.routes, null),
+    flags: json(row.flags, Flags, null),
+    routes: json(row.routes, ROUTES, null),
     created_at: row.created_at,
     runs: row.run_count,
-  };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -256,11 +275,11 @@ export function getHelp(db: Db, id: string): HelpRequest | undefined {
 
 /** The help requests one run filed, oldest first (through the requests' index by run). */
 export function helpOfRun(db: Db, run: string): HelpRequest[] {
-  return (db.prepare(`${HELP_SELECT} WHERE r.run = ? ORDER BY r.at, r.id`).all(run) as HelpRow[]).map(toHelpRequest);
+  return (stmt(db, `${HELP_SELECT} WHERE r.run = ? ORDER BY r.at, r.id`).all(run) as HelpRow[]).map(toHelpRequest);
 }
 
 export function getChain(db: Db, chain: string): Chain | undefined {
-  const row = db.prepare(`${CHAIN_SELECT} WHERE c.chain = ?`).get(chain) as ChainRow | undefined;
+  const row = stmt(db, `${CHAIN_SELECT} WHERE c.chain = ?`).get(chain) as ChainRow | undefined;
   return row ? toChain(row) : undefined;
 }
 
@@ -277,22 +296,14 @@ export interface HelpQuery {
  * then other open ones, then the rest; newest first within each.
  */
 export function listHelp(db: Db, query: HelpQuery = {}): { total: number; rows: HelpRequest[] } {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  if (query.open === true) where.push(`r.state = 'open'`);
-  if (query.agent !== undefined) {
-    where.push('r.agent = ?');
-    params.push(query.agent);
-  }
-  const clause = where.length ? ` WHERE ${where.join(' AND ')}` : '';
-  const total = (db.prepare(`SELECT COUNT(*) AS n FROM help_requests r${clause}`).get(...params) as { n: number }).n;
-  const rows = db
-    .prepare(
-      `${HELP_SELECT}${clause}
-       ORDER BY CASE WHEN ${HOLDS} THEN 0 WHEN r.state = 'open' THEN 1 ELSE 2 END, r.at DESC, r.id DESC
-       LIMIT ? OFFSET ?`,
-    )
-    .all(...params, query.limit ?? 100, query.offset ?? 0) as HelpRow[];
+  const where = equalsWhere({ state: query.open === true ? 'open' : undefined, agent: query.agent }, 'r');
+  const total = (stmt(db, `SELECT COUNT(*) AS n FROM help_requests r ${where.sql}`).get(where.params) as { n: number }).n;
+  const rows = stmt(
+    db,
+    `${HELP_SELECT} ${where.sql}
+     ORDER BY CASE WHEN ${HOLDS} THEN 0 WHEN r.state = 'open' THEN 1 ELSE 2 END, r.at DESC, r.id DESC
+     LIMIT @limit OFFSET @offset`,
+  ).all({ ...where.params, limit: query.limit ?? 100, offset: query.offset ?? 0 }) as HelpRow[];
   return { total, rows: rows.map(toHelpRequest) };
 }
 
@@ -323,15 +334,14 @@ export function listChains(db: Db, query: ChainQuery = {}): { total: number; row
     Object.assign(params, prefixRange(search));
   }
   const clause = parts.length > 0 ? ` WHERE ${parts.join(' AND ')}` : '';
-  const total = (db.prepare(`SELECT COUNT(*) AS n FROM chains c${clause}`).get(params) as { n: number }).n;
-  const rows = db
-    .prepare(`${CHAIN_SELECT}${clause} ORDER BY held DESC, c.created_at DESC, c.chain DESC LIMIT @limit OFFSET @offset`)
+  const total = (stmt(db, `SELECT COUNT(*) AS n FROM chains c${clause}`).get(params) as { n: number }).n;
+  const rows = stmt(db, `${CHAIN_SELECT}${clause} ORDER BY held DESC, c.created_at DESC, c.chain DESC LIMIT @limit OFFSET @offset`)
     .all({ ...params, limit: query.limit ?? 100, offset: query.offset ?? 0 }) as ChainRow[];
   return { total, rows: rows.map(toChain) };
 }
 
 function runsOfChain(db: Db, chain: string): Run[] {
-  const rows = db.prepare(`SELECT ${RUN_COLUMNS} FROM runs WHERE chain = ? ORDER BY seq`).all(chain);
+  const rows = stmt(db, `SELECT ${RUN_COLUMNS} FROM runs WHERE chain = ? ORDER BY seq`).all(chain);
   return rows.map(toRun);
 }
 
@@ -455,8 +465,7 @@ export function reply(
   const chain = replaying?.chain ?? `chn_${ulid()}`;
 
   db.transaction(() => {
-    const row = db
-      .prepare('SELECT agent, state, workflow, flags, routes, responder, answered_at FROM help_requests WHERE id = ?')
+    const row = stmt(db, 'SELECT agent, state, workflow, flags, routes, responder, answered_at FROM help_requests WHERE id = ?')
       .get(input.id) as
       | {
           agent: string;
@@ -493,23 +502,23 @@ export function reply(
     const workflow = input.workflow?.trim() || row.workflow!;
     const inherited = input.flags ?? storedFlags(row.flags!, input.id);
     const { flags, changed: flagsChanged } = setFlags ? changeFlags(inherited, setFlags, input.id) : { flags: inherited, changed: null };
-    const routes: string[] = input.routes ? [...input.routes] : json<string[]>(row.routes, []);
+    const routes: string[] = input.routes ? [...input.routes] : json(row.routes, ROUTES, []);
     const at = now().toISOString();
 
-    const changed = db
-      .prepare(
-        `UPDATE help_requests SET state = 'answered', answer = ?, responder = ?, answered_at = ?, continued_as = ?,
-           flags_changed = ?
-         WHERE id = ? AND state = 'open'`,
-      )
-      .run(answer, responder, at, chain, flagsChanged ? JSON.stringify(flagsChanged) : null, input.id).changes;
+    const changed = stmt(
+      db,
+      `UPDATE help_requests SET state = 'answered', answer = ?, responder = ?, answered_at = ?, continued_as = ?,
+         flags_changed = ?
+       WHERE id = ? AND state = 'open'`,
+    ).run(answer, responder, at, chain, flagsChanged ? JSON.stringify(flagsChanged) : null, input.id).changes;
     if (changed !== 1) throw new ApiError('refused', `help request ${input.id} is no longer open`);
-    db.prepare(
+    stmt(
+      db,
       `INSERT INTO chains (chain, agent, answers, workflow, flags, routes, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
     ).run(chain, row.agent, input.id, workflow, JSON.stringify(flags), JSON.stringify(routes), at);
     const file: ChainFile = { chain, agent: row.agent, workflow, flags, routes, answers: input.id, answer, responder, at };
     if (flagsChanged) file.flags_changed = flagsChanged;
-    db.prepare('INSERT INTO outbox (path, content, created_at) VALUES (?, ?, ?)').run(
+    stmt(db, 'INSERT INTO outbox (path, content, created_at) VALUES (?, ?, ?)').run(
       chainFilePath(chain),
       `${JSON.stringify(file, null, 2)}\n`,
       at,
@@ -543,13 +552,14 @@ export function resolve(
 ): HelpRequest {
   const responder = responderOf(input.by, osUser);
   db.transaction(() => {
-    const row = db.prepare('SELECT state, responder, answered_at FROM help_requests WHERE id = ?').get(input.id) as
+    const row = stmt(db, 'SELECT state, responder, answered_at FROM help_requests WHERE id = ?').get(input.id) as
       | { state: string; responder: string | null; answered_at: string | null }
       | undefined;
     if (!row) throw new ApiError('not_found', `no help request ${input.id}`);
     if (row.state !== 'open') throw closedRefusal(row);
     const at = now().toISOString();
-    db.prepare(
+    stmt(
+      db,
       `UPDATE help_requests SET state = 'resolved', responder = ?, answered_at = ? WHERE id = ? AND state = 'open'`,
     ).run(responder, at, input.id);
     journalDecision(db, { what: 'resolve', at, by: responder, id: input.id }, replaying);

@@ -10,6 +10,7 @@
  */
 import type { Flags, FlagsChanged } from '../../../shared/domain.js';
 import type { Db } from './db.js';
+import { stmt } from './statements.js';
 
 /**
  * A learning a decision changed: its id, and what it is (agent and text) for a ledger made again
@@ -66,7 +67,7 @@ export interface Replaying {
 
 /** The sequence number of the last decision the ledger holds (0 for none). */
 export function lastJournalSeq(db: Db): number {
-  return (db.prepare('SELECT coalesce(max(seq), 0) AS seq FROM decision_journal').get() as { seq: number }).seq;
+  return (stmt(db, 'SELECT coalesce(max(seq), 0) AS seq FROM decision_journal').get() as { seq: number }).seq;
 }
 
 /** Records a decision's journal line; call inside the transaction that commits the decision. */
@@ -74,25 +75,25 @@ export function journalDecision(db: Db, entry: NewJournalEntry, replaying?: Repl
   const seq = replaying?.seq ?? lastJournalSeq(db) + 1;
   const events = replaying ? replaying.events : eventsPosition(db);
   const line = JSON.stringify({ seq, ...entry, events });
-  db.prepare('INSERT INTO decision_journal (seq, line, written) VALUES (?, ?, ?)').run(seq, line, replaying ? 1 : 0);
+  stmt(db, 'INSERT INTO decision_journal (seq, line, written) VALUES (?, ?, ?)').run(seq, line, replaying ? 1 : 0);
 }
 
 /** Where ingest stands now (see `EventsPosition`). */
 export function eventsPosition(db: Db): EventsPosition | null {
-  const row = db.prepare('SELECT name, lines FROM event_files ORDER BY name DESC LIMIT 1').get() as { name: string; lines: number } | undefined;
+  const row = stmt(db, 'SELECT name, lines FROM event_files ORDER BY name DESC LIMIT 1').get() as { name: string; lines: number } | undefined;
   return row ? { file: row.name, lines: row.lines } : null;
 }
 
 /** Whether ingest has read at least as far as `position`. */
 export function eventsReached(db: Db, position: EventsPosition | null): boolean {
   if (position === null) return true;
-  const row = db.prepare('SELECT lines FROM event_files WHERE name = ?').get(position.file) as { lines: number } | undefined;
+  const row = stmt(db, 'SELECT lines FROM event_files WHERE name = ?').get(position.file) as { lines: number } | undefined;
   return row !== undefined && row.lines >= position.lines;
 }
 
 /** The journal lines committed but not yet appended to the file, oldest first. */
 export function unwrittenJournal(db: Db): { seq: number; line: string }[] {
-  return db.prepare('SELECT seq, line FROM decision_journal WHERE written = 0 ORDER BY seq').all() as { seq: number; line: string }[];
+  return stmt(db, 'SELECT seq, line FROM decision_journal WHERE written = 0 ORDER BY seq').all() as { seq: number; line: string }[];
 }
 
 /**
@@ -100,11 +101,11 @@ export function unwrittenJournal(db: Db): { seq: number; line: string }[] {
  * newest learning of the same agent with the same text (a ledger made again from the events).
  */
 export function learningIdsNow(db: Db, learnings: readonly JournaledLearning[]): string[] {
-  const byId = db.prepare('SELECT id FROM learnings WHERE id = ?').pluck();
-  const byText = db.prepare('SELECT id FROM learnings WHERE agent = ? AND text = ? ORDER BY rowid DESC LIMIT 1').pluck();
-  return learnings.map((l) => (byId.get(l.id) as string | undefined) ?? (byText.get(l.agent, l.text) as string | undefined) ?? l.id);
+  const byId = stmt<[string], { id: string }>(db, 'SELECT id FROM learnings WHERE id = ?');
+  const byText = stmt<[string, string], { id: string }>(db, 'SELECT id FROM learnings WHERE agent = ? AND text = ? ORDER BY rowid DESC LIMIT 1');
+  return learnings.map((l) => byId.get(l.id)?.id ?? byText.get(l.agent, l.text)?.id ?? l.id);
 }
 
 export function markJournalWritten(db: Db, seq: number): void {
-  db.prepare('UPDATE decision_journal SET written = 1 WHERE seq = ?').run(seq);
+  stmt(db, 'UPDATE decision_journal SET written = 1 WHERE seq = ?').run(seq);
 }

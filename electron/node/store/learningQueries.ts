@@ -6,15 +6,16 @@
  * The list's filters, sorts and counts come from the in-memory list (`learningList.ts`); only a
  * page's rows and a detail's history and evidence are read with SQL.
  */
-import type { HistoryEntry, Learning, Run } from '../../../shared/domain.js';
+import { HistoryEntry, type Learning, type Run } from '../../../shared/domain.js';
 import type { LearningFilter, NextRun, RunEvidence, StateCounts } from '../../../shared/api.js';
 import { DECISION_RULES, wilsonLower, type DecisionKind } from '../../rules/ledger.js';
 import { nextRunPlace } from '../exporter.js';
 import type { Db } from './db.js';
 import { listPage, type LearningSort } from './learningList.js';
 import { stmt } from './statements.js';
-import { getLearning, learningColumns, toLearning } from './learningRows.js';
-import { RUN_COLUMNS, toRun } from './runs.js';
+import { LEARNING_FIELDS, getLearning, toLearning } from './learningRows.js';
+import { RUN_FIELDS, toRun } from './runs.js';
+import { columnList, rowReader } from './rowCheck.js';
 
 export interface LearningQuery {
   filter?: LearningFilter | undefined;
@@ -45,7 +46,7 @@ export function queryLearnings(db: Db, query: LearningQuery = {}): LearningPage 
   });
   // The page's rows in one statement, in page order: a statement run per row cost about as much
   // as choosing and sorting the page.
-  const rows = stmt(db, `SELECT ${learningColumns('l')} FROM json_each(?) j JOIN learnings l ON l.rowid = j.value ORDER BY j.key`)
+  const rows = stmt(db, `SELECT ${columnList(LEARNING_FIELDS, 'l')} FROM json_each(?) j JOIN learnings l ON l.rowid = j.value ORDER BY j.key`)
     .all(JSON.stringify(page.rowids))
     .map(toLearning);
   return { total: page.total, rows, counts: page.counts, agents: page.agents };
@@ -69,36 +70,39 @@ export interface LearningDetail {
 /** Most runs listed in a learning's detail (newest first); the evidence counts them all. */
 export const DETAIL_RUNS = 200;
 
+/**
+ * A line of a learning's history, read by the columns of its record's fields (and the learning's
+ * id, to name it if it does not check out) and checked by its schema (rowCheck.ts).
+ */
+const toHistoryEntry = rowReader(HistoryEntry, (row) => `history line of ${String(row.learning_id)} at ${String(row.at)}`);
+
 /** One learning's detail; `maxPerRun` is the cap its agent's next run is given (`[learnings]`). */
 export function learningDetail(db: Db, id: string, maxPerRun: number): LearningDetail | undefined {
   const learning = getLearning(db, id);
   if (!learning) return undefined;
-  const history = db
-    .prepare(
-      `SELECT at, kind, by, reason, run, state_before, state_after FROM learning_history
-       WHERE learning_id = ? ORDER BY seq`,
-    )
-    .all(id) as HistoryEntry[];
-  const given = db
-    .prepare(
-      `SELECT count(*) AS runs, sum(r.outcome = 'succeeded') AS succeeded
-       FROM run_given g JOIN runs r ON r.seq = g.run_seq
-       WHERE g.learning_rowid = (SELECT rowid FROM learnings WHERE id = ?) AND r.finished_at IS NOT NULL`,
-    )
-    .get(id) as { runs: number; succeeded: number | null };
-  const overall = db
-    .prepare(
-      `SELECT count(*) AS runs, sum(outcome = 'succeeded') AS succeeded
-       FROM runs WHERE agent = ? AND finished_at IS NOT NULL`,
-    )
-    .get(learning.agent) as { runs: number; succeeded: number | null };
-  const runs = db
-    .prepare(
-      `SELECT ${RUN_COLUMNS.split(', ').map((c) => `r.${c}`).join(', ')}
-       FROM run_given g JOIN runs r ON r.seq = g.run_seq
-       WHERE g.learning_rowid = (SELECT rowid FROM learnings WHERE id = ?) ORDER BY g.run_seq DESC LIMIT ?`,
-    )
-    .all(id, DETAIL_RUNS)
+  const history = stmt(
+    db,
+    `SELECT learning_id, ${columnList(HistoryEntry.keyof().options)} FROM learning_history
+     WHERE learning_id = ? ORDER BY seq`,
+  ).all(id)
+    .map(toHistoryEntry);
+  const given = stmt(
+    db,
+    `SELECT count(*) AS runs, sum(r.outcome = 'succeeded') AS succeeded
+     FROM run_given g JOIN runs r ON r.seq = g.run_seq
+     WHERE g.learning_rowid = (SELECT rowid FROM learnings WHERE id = ?) AND r.finished_at IS NOT NULL`,
+  ).get(id) as { runs: number; succeeded: number | null };
+  const overall = stmt(
+    db,
+    `SELECT count(*) AS runs, sum(outcome = 'succeeded') AS succeeded
+     FROM runs WHERE agent = ? AND finished_at IS NOT NULL`,
+  ).get(learning.agent) as { runs: number; succeeded: number | null };
+  const runs = stmt(
+    db,
+    `SELECT ${columnList(RUN_FIELDS, 'r')}
+     FROM run_given g JOIN runs r ON r.seq = g.run_seq
+     WHERE g.learning_rowid = (SELECT rowid FROM learnings WHERE id = ?) ORDER BY g.run_seq DESC LIMIT ?`,
+  ).all(id, DETAIL_RUNS)
     .map(toRun);
   const decisions = (Object.keys(DECISION_RULES) as DecisionKind[]).filter((kind) => DECISION_RULES[kind].from.includes(learning.state));
   return {

@@ -1,12 +1,34 @@
 /**
- * A learning's row in the ledger: the columns read as the \`Learning\` record, and the mapping.
+ * A learning's row in the ledger: the one `Learning` schema (shared/domain.ts) read as columns.
+ *
+ * The columns are the schema's own field names (docs/rules.md#learnings), so the column list, the
+ * insert (`insertLearning`) and the save (`writeLearnings`) are all made from the schema's keys:
+ * a field added to the schema is read, inserted and saved without a second list to forget, and a
+ * test checks that the `learnings` table has a column for each.
  */
-import type { Learning } from '../../../shared/domain.js';
+import { Learning } from '../../../shared/domain.js';
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
+import { columnList, rowReader } from './rowCheck.js';
 
-export const LEARNING_COLUMNS =
-  'id, agent, text, impact, state, proposals, rediscoveries, echoes, runs_left, first_at, last_at, live_since, lapsed_at, decided_by, decided_at, reason';
+/** Every field of a learning, in the schema's order: the learnings columns a record is read from. */
+export const LEARNING_FIELDS = Learning.keyof().options;
+
+export const LEARNING_COLUMNS = columnList(LEARNING_FIELDS);
+
+/**
+ * The fields fixed when a learning is first recorded: what it says, whose it is, how the agent
+ * rated it and when it was first proposed. A rediscovery or an echo is the same learning again,
+ * so none of them changes after the insert; a write that changed them would rewrite history.
+ */
+export const FIXED_FIELDS = ['id', 'agent', 'text', 'impact', 'first_at'] as const satisfies readonly (keyof Learning)[];
+
+type MutableField = Exclude<keyof Learning, (typeof FIXED_FIELDS)[number]>;
+
+/** Every other field: what a write of a learning changes (`writeLearnings`). */
+export const MUTABLE_FIELDS: readonly MutableField[] = LEARNING_FIELDS.filter(
+  (field): field is MutableField => !(FIXED_FIELDS as readonly string[]).includes(field),
+);
 
 /**
  * The stamp a learning's row gets at every write: one more than the highest in the ledger, so the
@@ -16,21 +38,10 @@ export const LEARNING_COLUMNS =
  */
 export const NEXT_CHANGED = '(SELECT coalesce(max(changed), 0) + 1 FROM learnings)';
 
-/** Selects learnings with the field names of docs/rules.md#learnings, optionally prefixed by a table alias. */
-export function learningColumns(alias?: string): string {
-  if (!alias) return LEARNING_COLUMNS;
-  return LEARNING_COLUMNS.split(', ')
-    .map((c) => `${alias}.${c}`)
-    .join(', ');
-}
-
-/** A row read with `LEARNING_COLUMNS` already has the shape of `Learning`. */
-export function toLearning(row: unknown): Learning {
-  return row as Learning;
-}
+/** A row read with `LEARNING_COLUMNS`, checked by the `Learning` schema (rowCheck.ts). */
+export const toLearning = rowReader(Learning, (row) => `learning ${String(row.id)}`);
 
 export function getLearning(db: Db, id: string): Learning | undefined {
   const row = stmt(db, `SELECT ${LEARNING_COLUMNS} FROM learnings WHERE id = ?`).get(id);
   return row === undefined ? undefined : toLearning(row);
 }
-

@@ -17,7 +17,7 @@
 import type { Learning } from '../../../shared/domain.js';
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
-import { LEARNING_COLUMNS, NEXT_CHANGED, toLearning } from './learningRows.js';
+import { LEARNING_COLUMNS, MUTABLE_FIELDS, NEXT_CHANGED, toLearning } from './learningRows.js';
 import { countRuns, runsToLapse, type FinishedRun } from '../../rules/ledger.js';
 
 interface Batch {
@@ -79,9 +79,6 @@ export function endLearningBatch(db: Db): void {
   writeLearnings(db, [...batch.changed.values()].map((l) => ({ after: l, before: batch.stored.get(l.id)! })));
 }
 
-/** The fields a write can change (text, agent and id never do). */
-const MUTABLE = ['state', 'proposals', 'rediscoveries', 'echoes', 'runs_left', 'last_at', 'live_since', 'lapsed_at', 'decided_by', 'decided_at', 'reason'] as const;
-
 /** A learning to write, and the same learning as the ledger holds it now. */
 interface Write {
   after: Learning;
@@ -89,7 +86,8 @@ interface Write {
 }
 
 /**
- * Writes learnings, each with only the fields that differ from what the ledger holds, and a
+ * Writes learnings, each with only the fields that differ from what the ledger holds (of
+ * `MUTABLE_FIELDS`, made from the schema in learningRows.ts), and a
  * `changed` stamp above every earlier one (a learning with nothing different is not written).
  *
  * Why only the changed fields: SQLite rewrites every index that holds a column a statement sets,
@@ -102,7 +100,7 @@ interface Write {
 function writeLearnings(db: Db, writes: readonly Write[]): void {
   let stamp = (stmt(db, `SELECT ${NEXT_CHANGED} AS next`).get() as { next: number }).next;
   for (const { after, before } of writes) {
-    const fields = MUTABLE.filter((field) => after[field] !== before[field]);
+    const fields = MUTABLE_FIELDS.filter((field) => after[field] !== before[field]);
     if (fields.length === 0) continue;
     stmt(db, `UPDATE learnings SET ${fields.map((field) => `${field} = ?`).join(', ')}, changed = ? WHERE id = ?`).run(
       ...fields.map((field) => after[field]),

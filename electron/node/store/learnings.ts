@@ -22,7 +22,7 @@ import { fingerprint, type Fingerprint } from '../../rules/sameness.js';
 import { utcTime } from '../../rules/time.js';
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
-import { LEARNING_COLUMNS, NEXT_CHANGED, toLearning } from './learningRows.js';
+import { LEARNING_COLUMNS, LEARNING_FIELDS, NEXT_CHANGED, toLearning } from './learningRows.js';
 import { indexNewLearning } from './matching.js';
 import { inLearningBatch, noteInsertedLearning, saveLearning } from './learningWrites.js';
 import { matchingRowidsOf } from './learningList.js';
@@ -67,8 +67,8 @@ const historyCodes = new WeakMap<Db, HistoryCodes>();
 function historyCodesOf(db: Db): HistoryCodes {
   let codes = historyCodes.get(db);
   if (!codes) {
-    const kinds = db.prepare('SELECT code, name, usual_reason FROM history_kinds').all() as { code: number; name: string; usual_reason: string | null }[];
-    const states = db.prepare('SELECT code, name FROM learning_states').all() as { code: number; name: string }[];
+    const kinds = stmt(db, 'SELECT code, name, usual_reason FROM history_kinds').all() as { code: number; name: string; usual_reason: string | null }[];
+    const states = stmt(db, 'SELECT code, name FROM learning_states').all() as { code: number; name: string }[];
     codes = {
       kinds: new Map(kinds.map((k) => [k.name, k.code])),
       usualReasons: new Map(kinds.map((k) => [k.name, k.usual_reason])),
@@ -104,31 +104,12 @@ export function addHistory(db: Db, h: HistoryLine): void {
   );
 }
 
+/** A learning's insert: every field of the schema (learningRows.ts), and the row's first `changed` stamp. */
+const INSERT_LEARNING = `INSERT INTO learnings (${LEARNING_COLUMNS}, changed) VALUES (${LEARNING_FIELDS.map(() => '?').join(', ')}, ${NEXT_CHANGED})`;
+
 /** Inserts a new learning with its search entry, and hands its fingerprint to the matching index. */
 export function insertLearning(db: Db, l: Learning, fp: Fingerprint = fingerprint(l.text)): void {
-  const info = stmt(
-    db,
-    `INSERT INTO learnings (id, agent, text, impact, state, proposals, rediscoveries, echoes, runs_left, first_at,
-       last_at, live_since, lapsed_at, decided_by, decided_at, reason, changed)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${NEXT_CHANGED})`,
-  ).run(
-    l.id,
-    l.agent,
-    l.text,
-    l.impact,
-    l.state,
-    l.proposals,
-    l.rediscoveries,
-    l.echoes,
-    l.runs_left,
-    l.first_at,
-    l.last_at,
-    l.live_since,
-    l.lapsed_at,
-    l.decided_by,
-    l.decided_at,
-    l.reason,
-  );
+  const info = stmt(db, INSERT_LEARNING).run(LEARNING_FIELDS.map((field) => l[field]));
   const rowid = Number(info.lastInsertRowid);
   // Its search entry, here rather than by a trigger (see schema migration 2).
   stmt(db, 'INSERT INTO learnings_fts (rowid, text) VALUES (?, ?)').run(rowid, l.text);
@@ -200,7 +181,7 @@ function targetIds(db: Db, target: LearningTarget): string[] {
 
 function loadMany(db: Db, ids: string[]): Map<string, Learning> {
   const rows = stmt(db, `SELECT ${LEARNING_COLUMNS} FROM learnings WHERE id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids));
-  return new Map(rows.map((r) => [toLearning(r).id, toLearning(r)]));
+  return new Map(rows.map(toLearning).map((l) => [l.id, l]));
 }
 
 /** The fields a decision sets, in SQL, from the rule's table (`DECISION_RULES`). */
@@ -256,11 +237,11 @@ export function decideLearnings(
     const applies = `l.state IN (${rule.from.map((state) => `'${state}'`).join(', ')})`;
     // The one lookup by id: the rows the decision applies to, with what the journal and the
     // export marks need. Raw rows from a statement of its own (raw mode sticks to a statement).
-    const found = new Map(
-      (db.prepare(`SELECT l.id, l.rowid, l.agent, l.text, l.state FROM json_each(?) j JOIN learnings l ON l.id = j.value WHERE ${applies}`)
-        .raw()
-        .all(JSON.stringify(ids)) as [string, number, string, string, LearningState][]).map((row) => [row[0], row]),
-    );
+    // eslint-disable-next-line no-restricted-properties -- raw mode, see above
+    const rows = db.prepare(`SELECT l.id, l.rowid, l.agent, l.text, l.state FROM json_each(?) j JOIN learnings l ON l.id = j.value WHERE ${applies}`)
+      .raw()
+      .all(JSON.stringify(ids)) as [string, number, string, string, LearningState][];
+    const found = new Map(rows.map((row) => [row[0], row]));
     const changing = ids.filter((id) => found.has(id));
     const params = { rowids: JSON.stringify(changing.map((id) => found.get(id)![1])), at, kind: kind === 'reject' ? 'rejected' : 'kept', by, reason, after: rule.to };
     // The history lines first, while the rows still hold the fields their undo snapshots keep;

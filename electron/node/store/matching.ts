@@ -90,6 +90,7 @@ function agentIndex(db: Db, agent: string): AgentMatchIndex {
     // Rowid order makes the index's slots oldest first, the order matches come back in. Raw rows
     // (no object per learning), from a statement of its own since raw mode sticks to it
     // (statements.ts); it runs once per agent and connection, so compiling it is nothing.
+    // eslint-disable-next-line no-restricted-properties -- raw mode, see above
     const rows = db
       .prepare('SELECT rowid, text FROM learnings WHERE agent = ? AND rowid <= ? ORDER BY rowid')
       .raw()

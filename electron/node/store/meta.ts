@@ -8,6 +8,7 @@
  */
 import { validateSettings, type Settings } from '../../rules/settings.js';
 import type { Db } from './db.js';
+import { stmt } from './statements.js';
 
 const LAST_GOOD_SETTINGS = 'settings.last_good';
 
@@ -18,7 +19,7 @@ function missingTable(error: unknown): boolean {
 /** The value stored under `key`, or null (also for a ledger made before the table existed). */
 export function getMeta(db: Db, key: string): string | null {
   try {
-    const row = db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?').get(key);
+    const row = stmt<[string], { value: string }>(db, 'SELECT value FROM meta WHERE key = ?').get(key);
     return row?.value ?? null;
   } catch (error) {
     if (missingTable(error)) return null;
@@ -30,7 +31,7 @@ export function getMeta(db: Db, key: string): string | null {
 export function setMeta(db: Db, key: string, value: string): void {
   if (getMeta(db, key) === value) return;
   try {
-    db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
+    stmt(db, 'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
   } catch (error) {
     if (missingTable(error)) return;
     throw error;

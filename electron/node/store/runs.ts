@@ -6,7 +6,7 @@
  * Each run keeps the ids of the learnings it was given, so "what was it told when it did that?"
  * always has an answer, also after the learning was rejected.
  */
-import type { Flags, HelpRequest, Impact, LearningState, Run, RunOutcome } from '../../../shared/domain.js';
+import { Flags, Run, type HelpRequest, type Impact, type LearningState, type RunOutcome } from '../../../shared/domain.js';
 import type { GivenLearning, RunOutcomeFilter, RunProposal } from '../../../shared/api.js';
 import { isDecisionSnapshot } from '../../rules/ledger.js';
 import { standingAt, type CountedRun, type StandingLine } from '../../rules/standing.js';
@@ -17,6 +17,7 @@ import { EventRefused, addHistory, markExportPending, normTime } from './learnin
 import { utcDay } from '../../rules/time.js';
 import { countFinishedRun } from './learningWrites.js';
 import { helpOfRun } from './help.js';
+import { columnList, jsonColumn, rowReader } from './rowCheck.js';
 
 export interface RunStartedInput {
   run: string;
@@ -146,38 +147,23 @@ export function applyRunFinished(db: Db, e: RunFinishedInput): RunFinishedResult
 // ---------------------------------------------------------------------------------------------
 // Read side
 
-interface RunRow {
-  run: string;
-  agent: string;
-  chain: string;
-  workflow: string;
-  flags: string;
-  routes: string;
-  learnings: string;
-  answers: string | null;
-  started_at: string;
-  finished_at: string | null;
-  outcome: RunOutcome | null;
-}
+/**
+ * A run's row: the `Run` record (shared/domain.ts) with its flags, routes and learnings stored as
+ * JSON text. The columns are the record's field names.
+ */
+const RunRow = Run.extend({
+  flags: jsonColumn(Flags),
+  routes: jsonColumn(Run.shape.routes),
+  learnings: jsonColumn(Run.shape.learnings),
+});
 
-export const RUN_COLUMNS = 'run, agent, chain, workflow, flags, routes, learnings, answers, started_at, finished_at, outcome';
+/** Every field of a run, in the schema's order: the runs columns a record is read from. */
+export const RUN_FIELDS = Run.keyof().options;
 
-export function toRun(row: unknown): Run {
-  const r = row as RunRow;
-  return {
-    run: r.run,
-    agent: r.agent,
-    chain: r.chain,
-    workflow: r.workflow,
-    flags: JSON.parse(r.flags) as Flags,
-    routes: JSON.parse(r.routes) as string[],
-    started_at: r.started_at,
-    finished_at: r.finished_at,
-    outcome: r.outcome,
-    learnings: JSON.parse(r.learnings) as string[],
-    answers: r.answers,
-  };
-}
+export const RUN_COLUMNS = columnList(RUN_FIELDS);
+
+/** A row read with `RUN_COLUMNS`, checked by the `Run` schema (rowCheck.ts). */
+export const toRun = rowReader(RunRow, (row) => `run ${String(row.run)}`);
 
 export interface ListRunsInput {
   agent?: string | undefined;
@@ -295,7 +281,7 @@ function givenAsTheyStood(db: Db, run: Run, provisionalRuns: number): GivenLearn
  * previous run.
  */
 export function runDetail(db: Db, runId: string, provisionalRuns: number): RunDetail | undefined {
-  const row = db.prepare(`SELECT seq, ${RUN_COLUMNS} FROM runs WHERE run = ?`).get(runId) as (RunRow & { seq: number }) | undefined;
+  const row = stmt(db, `SELECT seq, ${RUN_COLUMNS} FROM runs WHERE run = ?`).get(runId) as { seq: number } | undefined;
   if (!row) return undefined;
   const run = toRun(row);
   const proposed = stmt(
@@ -303,8 +289,7 @@ export function runDetail(db: Db, runId: string, provisionalRuns: number): RunDe
     `SELECT p.at, p.agent, p.run, p.text, p.impact, p.outcome, p.learning_id, p.reason, l.state AS now
      FROM proposals p LEFT JOIN learnings l ON l.id = p.learning_id WHERE p.run = ? ORDER BY p.seq`,
   ).all(runId) as RunProposal[];
-  const prev = db
-    .prepare(`SELECT run, learnings FROM runs WHERE agent = ? AND seq < ? ORDER BY seq DESC LIMIT 1`)
+  const prev = stmt(db, `SELECT run, learnings FROM runs WHERE agent = ? AND seq < ? ORDER BY seq DESC LIMIT 1`)
     .get(run.agent, row.seq) as { run: string; learnings: string } | undefined;
   const before = new Set(prev ? (JSON.parse(prev.learnings) as string[]) : []);
   const now = new Set(run.learnings);

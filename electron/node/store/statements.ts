@@ -10,7 +10,8 @@
  * connection and never outlives a closed one (a closed ledger's statements are unusable anyway,
  * and the next `openDb` gives a new object with a fresh cache).
  *
- * Only for SQL whose text is fixed (no interpolated values; parameters bind as usual), and never
+ * Only for SQL whose text is fixed or takes one of a few forms (no interpolated values: a dynamic
+ * `WHERE` comes from `where.ts`, which names columns and binds the values), and never
  * for a statement the caller switches into `pluck`/`raw`/`expand` mode: those modes stick to the
  * statement and would leak into every other user of it. A statement being iterated is busy, so
  * do not reuse one while an `iterate()` over it is still open.
@@ -22,8 +23,11 @@ type AnyStatement = Statement<unknown[], unknown>;
 
 const caches = new WeakMap<Db, Map<string, AnyStatement>>();
 
-/** The prepared statement for `sql` on `db`, compiled at the first use and reused after. */
-export function stmt(db: Db, sql: string): AnyStatement {
+/**
+ * The prepared statement for `sql` on `db`, compiled at the first use and reused after. The types
+ * of its parameters and rows may be given as with `db.prepare` (unchecked, as there).
+ */
+export function stmt<P extends unknown[] = unknown[], R = unknown>(db: Db, sql: string): Statement<P, R> {
   let cache = caches.get(db);
   if (cache === undefined) {
     cache = new Map();
@@ -34,5 +38,5 @@ export function stmt(db: Db, sql: string): AnyStatement {
     statement = db.prepare(sql);
     cache.set(sql, statement);
   }
-  return statement;
+  return statement as Statement<P, R>;
 }

@@ -1,13 +1,23 @@
 /**
- * A `WHERE` clause asking each column given a value (not undefined, not empty) to equal it, as
- * `column = @column`, with its named parameters; an empty clause when no column is given one.
+ * The one builder of a dynamic `WHERE` (a list filtered by what the caller gave): every store
+ * query whose conditions depend on its input builds them here, so each is written one way.
+ *
+ * A clause names columns and binds values as named parameters, never as text: a value can never
+ * change what the SQL says, and the SQL takes one of a few forms (one per set of columns given),
+ * which is what lets the statement cache (`statements.ts`) keep each form compiled.
  */
-export function equalsWhere(values: Record<string, string | undefined>): { sql: string; params: Record<string, unknown> } {
+
+/**
+ * A `WHERE` clause asking each column given a value (not undefined, not empty) to equal it, as
+ * `column = @column` (`alias.column = @column` with a table alias), with its named parameters;
+ * an empty clause when no column is given one.
+ */
+export function equalsWhere(values: Record<string, string | undefined>, alias?: string): { sql: string; params: Record<string, unknown> } {
   const parts: string[] = [];
   const params: Record<string, unknown> = {};
   for (const [column, value] of Object.entries(values)) {
     if (!value) continue;
-    parts.push(`${column} = @${column}`);
+    parts.push(`${alias ? `${alias}.` : ''}${column} = @${column}`);
     params[column] = value;
   }
   return { sql: parts.length > 0 ? `WHERE ${parts.join(' AND ')}` : '', params };
