@@ -9,9 +9,12 @@ import { useSelection } from './useSelection.js';
 export function RejectDialog() {
   const stores = useStores();
   const { learnings, ui } = stores;
-  const { allMatching, filter, busy, n } = useSelection(learnings);
+  const { allMatching, filter, busy, underCursor, n } = useSelection(learnings);
   const [reason, setReason] = useState('');
-  const close = () => ui.getState().openDialog(null);
+  const close = () => {
+    ui.getState().openDialog(null);
+    learnings.getState().clearAim();
+  };
 
   async function submit(event: React.FormEvent) {
     event.preventDefault();
@@ -20,7 +23,7 @@ export function RejectDialog() {
   }
 
   return (
-    <Dialog title={`${actionPhrase('Reject', n, allMatching, filter)}?`} onClose={close} initialFocus="input">
+    <Dialog title={`${actionPhrase('Reject', n, allMatching, filter, underCursor)}?`} onClose={close} initialFocus="input">
       <form onSubmit={(e) => void submit(e)}>
         <p>
           Rejected learnings are no longer given to runs, and their agent cannot propose them again. You can undo this for a
