@@ -56,6 +56,8 @@ test('axe finds no serious or critical violations in any view or dialog, light a
   await page.getByRole('button', { name: /Open Factory/ }).click();
   await expect(page.getByRole('dialog')).toBeVisible();
   await scan(page, 'open factory dialog', DIALOG);
+  // The path field has focus: the first Esc leaves it, the second closes the dialog.
+  await page.keyboard.press('Escape');
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog')).toHaveCount(0);
 
@@ -69,6 +71,8 @@ test('axe finds no serious or critical violations in any view or dialog, light a
   await page.getByRole('button', { name: /^Reject 1 learning/ }).click();
   await expect(page.getByRole('dialog')).toBeVisible();
   await scan(page, 'reject dialog', DIALOG);
+  // The reason field has focus: the first Esc leaves it, the second closes the dialog.
+  await page.keyboard.press('Escape');
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await page.keyboard.press('?');
@@ -85,5 +89,13 @@ test('axe finds no serious or critical violations in any view or dialog, light a
   await page.evaluate(() => (window.location.hash = '#/activity'));
   await expect(page.getByRole('img', { name: /Per day/ })).toBeVisible();
   await scan(page, 'activity', 'main');
+
+  // The undo notice with its key, after keeping the learning under the cursor (`e`).
+  await page.evaluate(() => (window.location.hash = '#/learnings?state=provisional'));
+  await expect(page.locator('tr.row[data-id]').first()).toBeVisible();
+  await page.locator('.list-scroll').focus();
+  await page.keyboard.press('e');
+  await expect(page.getByRole('button', { name: 'Undo' })).toBeVisible();
+  await scan(page, 'undo notice', '.toast');
   await context.close();
 });
