@@ -31,7 +31,7 @@ async function scan(page: Page, where: string, scope?: string): Promise<void> {
 }
 
 test('axe finds no serious or critical violations in any view or dialog, light and dark', async ({ browser, desk }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   // axe needs pages made from a fresh context (see TOOLCHAIN.md).
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   const page = await context.newPage();

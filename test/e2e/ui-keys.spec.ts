@@ -104,9 +104,10 @@ test.describe('keys', () => {
     // The kept row left the provisional list; the cursor is on the next one.
     await expect.poll(() => idAt(page, 0)).not.toBe(kept);
     const rejected = await idAt(page, 0);
+    const text = (await call(page, 'learnings.detail', { id: rejected })).learning.text;
     await page.keyboard.press('r');
     const dialog = page.getByRole('dialog', { name: 'Reject the learning under the cursor?' });
-    await expect(dialog).toBeVisible();
+    await expect(dialog.locator('blockquote')).toHaveText(text);
     await dialog.getByRole('button', { name: 'Reject 1' }).click();
     await expect(page.getByText('Rejected 1 learning.')).toBeVisible();
     expect(await stateOf(page, rejected)).toBe('rejected');

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { actionPhrase } from '../../lib/phrases.js';
-import { useStores } from '../../state/context.js';
+import { useSlice, useStores } from '../../state/context.js';
 import { Dialog } from '../Dialog.js';
 import { rejectSelected } from './actions.js';
 import { useSelection } from './useSelection.js';
@@ -10,6 +10,11 @@ export function RejectDialog() {
   const stores = useStores();
   const { learnings, ui } = stores;
   const { allMatching, filter, busy, underCursor, n } = useSelection(learnings);
+  // With nothing selected the dialog acts on the cursor row: it shows which one.
+  const aimed = useSlice(learnings, (s) => {
+    const row = s.rowAt(s.cursor);
+    return row && row.id === s.cursorAim ? row : undefined;
+  });
   const [reason, setReason] = useState('');
   const close = () => {
     ui.getState().openDialog(null);
@@ -25,6 +30,7 @@ export function RejectDialog() {
   return (
     <Dialog title={`${actionPhrase('Reject', n, allMatching, filter, underCursor)}?`} onClose={close} initialFocus="input">
       <form onSubmit={(e) => void submit(e)}>
+        {underCursor && aimed && <blockquote className="prewrap">{aimed.text}</blockquote>}
         <p>
           Rejected learnings are no longer given to runs, and their agent cannot propose them again. You can undo this for a
           while after.
