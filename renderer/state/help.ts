@@ -86,129 +86,128 @@ export function nextOpenAfter(list: readonly HelpRequest[], id: string, open: Re
   return list.slice(at + 1).find(candidate) ?? list.slice(0, Math.max(0, at)).reverse().find(candidate);
 }
 
+/** After `id` was handled: re-read the list, then go on to the next open request, unless the operator already moved. */
+async function moveOn(get: () => HelpState, id: string, seen: HelpRequest[]): Promise<void> {
+  await get().load();
+  const next = nextOpenAfter(seen, id, new Set(get().rows.map((r) => r.id)));
+  if (next && get().selectedId === id) await get().select(next.id);
+}
+
 export function createHelpStore(api: DeskApi) {
   let detailSeq = 0;
-  return createStore<HelpState>()((set, get) => {
-    /** After `id` was handled: re-read the list, then go on to the next open request, unless the operator already moved. */
-    async function moveOn(id: string, seen: HelpRequest[]): Promise<void> {
-      await get().load();
-      const next = nextOpenAfter(seen, id, new Set(get().rows.map((r) => r.id)));
-      if (next && get().selectedId === id) await get().select(next.id);
-    }
-    return {
-      rows: [],
-      total: 0,
-      handled: {},
-      selectedId: null,
-      detail: null,
-      detailError: null,
-      loadError: null,
-      loaded: false,
-      drafts: {},
-      errors: {},
-      pending: {},
-      async load() {
-        try {
-          // The Desk's order (listHelp: requests holding their chain first, newest first), never a
-          // second ranking here that could disagree with the CLI's listing of the same requests.
-          const result = await api.call('help.list', { open: true, limit: MAX_PAGE });
-          set({ rows: result.rows, total: result.total, loadError: null, loaded: true });
-          if (get().selectedId) await get().loadDetail();
-        } catch (error) {
-          set({ loadError: messageOf(error), loaded: true });
-        }
-      },
-      async select(id) {
-        if (id === get().selectedId) return;
-        set({ selectedId: id, detail: null, detailError: null });
-        await get().loadDetail();
-      },
-      async loadDetail() {
-        const id = get().selectedId;
-        if (!id) return;
-        const seq = ++detailSeq;
-        try {
-          const detail = await api.call('help.detail', { id });
-          if (seq !== detailSeq || get().selectedId !== id) return;
-          set({ detail, detailError: null });
-        } catch (error) {
-          if (seq !== detailSeq) return;
-          set({ detailError: messageOf(error) });
-        }
-      },
-      listed() {
-        const { rows, handled } = get();
-        const open = new Set(rows.map((r) => r.id));
-        return [...rows, ...Object.values(handled).filter((r) => !open.has(r.id))];
-      },
-      move(delta) {
-        const list = get().listed();
-        if (list.length === 0) return;
-        const index = list.findIndex((r) => r.id === get().selectedId);
-        const next = index < 0 ? 0 : Math.max(0, Math.min(list.length - 1, index + delta));
-        const target = list[next];
-        if (target) void get().select(target.id);
-      },
-      setDraft(id, patch) {
-        set((s) => ({ drafts: { ...s.drafts, [id]: { ...EMPTY_DRAFT, ...s.drafts[id], ...patch } } }));
-      },
-      async reply(id, byFallback) {
-        const state = get();
-        const request = state.detail?.request.id === id ? state.detail.request : state.rows.find((r) => r.id === id);
-        if (!request || state.pending[id]) return false;
-        const draft = { ...EMPTY_DRAFT, ...state.drafts[id] };
-        const problem = replyProblem(request, draft);
-        if (problem) {
-          set((s) => ({ errors: { ...s.errors, [id]: problem } }));
-          return false;
-        }
-        const by = (draft.by ?? byFallback).trim();
-        const input: Parameters<typeof api.call<'help.reply'>>[1] = { id, answer: draft.answer.trim() };
-        if (by) input.by = by;
-        if (request.flags === null) {
-          input.workflow = draft.workflow.trim();
-          input.flags = draft.noFlags ? {} : parseFlagLines(draft.flags).flags;
-          const routes = parseRoutes(draft.routes);
-          if (routes.length > 0) input.routes = routes;
-        }
-        const seen = get().listed();
-        set((s) => ({ pending: { ...s.pending, [id]: 'reply' } }));
-        try {
-          const answered = await api.call('help.reply', input);
-          if (by) rememberResponder(by);
-          set((s) => ({
-            drafts: withoutKey(s.drafts, id),
-            errors: withoutKey(s.errors, id),
-            pending: withoutKey(s.pending, id),
-            handled: { ...s.handled, [id]: answered },
-          }));
-          await moveOn(id, seen);
-          return true;
-        } catch (error) {
-          set((s) => ({ pending: withoutKey(s.pending, id), errors: { ...s.errors, [id]: messageOf(error) } }));
-          return false;
-        }
-      },
-      async resolve(id, by) {
-        if (get().pending[id]) return false;
-        const seen = get().listed();
-        set((s) => ({ pending: { ...s.pending, [id]: 'resolve' } }));
-        try {
-          const resolved = await api.call('help.resolve', by.trim() ? { id, by: by.trim() } : { id });
-          rememberResponder(by);
-          set((s) => ({
-            errors: withoutKey(s.errors, id),
-            pending: withoutKey(s.pending, id),
-            handled: { ...s.handled, [id]: resolved },
-          }));
-          await moveOn(id, seen);
-          return true;
-        } catch (error) {
-          set((s) => ({ pending: withoutKey(s.pending, id), errors: { ...s.errors, [id]: messageOf(error) } }));
-          return false;
-        }
-      },
-    };
-  });
+  return createStore<HelpState>()((set, get) => ({
+    rows: [],
+    total: 0,
+    handled: {},
+    selectedId: null,
+    detail: null,
+    detailError: null,
+    loadError: null,
+    loaded: false,
+    drafts: {},
+    errors: {},
+    pending: {},
+    async load() {
+      try {
+        // The Desk's order (listHelp: requests holding their chain first, newest first), never a
+        // second ranking here that could disagree with the CLI's listing of the same requests.
+        const result = await api.call('help.list', { open: true, limit: MAX_PAGE });
+        set({ rows: result.rows, total: result.total, loadError: null, loaded: true });
+        if (get().selectedId) await get().loadDetail();
+      } catch (error) {
+        set({ loadError: messageOf(error), loaded: true });
+      }
+    },
+    async select(id) {
+      if (id === get().selectedId) return;
+      set({ selectedId: id, detail: null, detailError: null });
+      await get().loadDetail();
+    },
+    async loadDetail() {
+      const id = get().selectedId;
+      if (!id) return;
+      const seq = ++detailSeq;
+      try {
+        const detail = await api.call('help.detail', { id });
+        if (seq !== detailSeq || get().selectedId !== id) return;
+        set({ detail, detailError: null });
+      } catch (error) {
+        if (seq !== detailSeq) return;
+        set({ detailError: messageOf(error) });
+      }
+    },
+    listed() {
+      const { rows, handled } = get();
+      const open = new Set(rows.map((r) => r.id));
+      return [...rows, ...Object.values(handled).filter((r) => !open.has(r.id))];
+    },
+    move(delta) {
+      const list = get().listed();
+      if (list.length === 0) return;
+      const index = list.findIndex((r) => r.id === get().selectedId);
+      const next = index < 0 ? 0 : Math.max(0, Math.min(list.length - 1, index + delta));
+      const target = list[next];
+      if (target) void get().select(target.id);
+    },
+    setDraft(id, patch) {
+      set((s) => ({ drafts: { ...s.drafts, [id]: { ...EMPTY_DRAFT, ...s.drafts[id], ...patch } } }));
+    },
+    async reply(id, byFallback) {
+      const state = get();
+      const request = state.detail?.request.id === id ? state.detail.request : state.rows.find((r) => r.id === id);
+      if (!request || state.pending[id]) return false;
+      const draft = { ...EMPTY_DRAFT, ...state.drafts[id] };
+      const problem = replyProblem(request, draft);
+      if (problem) {
+        set((s) => ({ errors: { ...s.errors, [id]: problem } }));
+        return false;
+      }
+      const by = (draft.by ?? byFallback).trim();
+      const input: Parameters<typeof api.call<'help.reply'>>[1] = { id, answer: draft.answer.trim() };
+      if (by) input.by = by;
+      if (request.flags === null) {
+        input.workflow = draft.workflow.trim();
+        input.flags = draft.noFlags ? {} : parseFlagLines(draft.flags).flags;
+        const routes = parseRoutes(draft.routes);
+        if (routes.length > 0) input.routes = routes;
+      }
+      const seen = get().listed();
+      set((s) => ({ pending: { ...s.pending, [id]: 'reply' } }));
+      try {
+        const answered = await api.call('help.reply', input);
+        if (by) rememberResponder(by);
+        set((s) => ({
+          drafts: withoutKey(s.drafts, id),
+          errors: withoutKey(s.errors, id),
+          pending: withoutKey(s.pending, id),
+          handled: { ...s.handled, [id]: answered },
+        }));
+        await moveOn(get, id, seen);
+        return true;
+      } catch (error) {
+        set((s) => ({ pending: withoutKey(s.pending, id), errors: { ...s.errors, [id]: messageOf(error) } }));
+        return false;
+      }
+    },
+    async resolve(id, by) {
+      if (get().pending[id]) return false;
+      const seen = get().listed();
+      set((s) => ({ pending: { ...s.pending, [id]: 'resolve' } }));
+      try {
+        const resolved = await api.call('help.resolve', by.trim() ? { id, by: by.trim() } : { id });
+        rememberResponder(by);
+        set((s) => ({
+          errors: withoutKey(s.errors, id),
+          pending: withoutKey(s.pending, id),
+          handled: { ...s.handled, [id]: resolved },
+        }));
+        await moveOn(get, id, seen);
+        return true;
+      } catch (error) {
+        set((s) => ({ pending: withoutKey(s.pending, id), errors: { ...s.errors, [id]: messageOf(error) } }));
+        return false;
+      }
+    },
+  }));
 }
 export type HelpStore = ReturnType<typeof createHelpStore>;
