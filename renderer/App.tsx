@@ -7,6 +7,7 @@ import { ShortcutSheet } from './components/ShortcutSheet.js';
 import { StatusBar } from './components/StatusBar.js';
 import { UndoToast } from './components/UndoToast.js';
 import { StoresContext, useSlice, useStores } from './state/context.js';
+import { wireAddress } from './state/address.js';
 import { createStores, wireLive, type Stores } from './state/stores.js';
 import { Activity } from './views/Activity.js';
 import { Learnings } from './views/Learnings.js';
@@ -26,7 +27,7 @@ function Views() {
     case 'needs':
       return <NeedsYou focus={route.params.request} />;
     case 'learnings':
-      return <Learnings focus={route.params.id} />;
+      return <Learnings />;
     case 'runs':
       return <Runs run={route.params.run} chain={route.params.chain} />;
     case 'activity':
@@ -42,11 +43,13 @@ export function App({ api, stores: given }: { api: DeskApi; stores?: Stores }) {
     const onHash = () => stores.nav.getState().sync();
     window.addEventListener('hashchange', onHash);
     const off = wireLive(stores, { onFatal: (r) => notifyFatal(stores, r) });
+    const offAddress = wireAddress(stores);
     void stores.desk.getState().load();
     void stores.help.getState().load();
     return () => {
       window.removeEventListener('hashchange', onHash);
       off();
+      offAddress();
     };
   }, [stores]);
 

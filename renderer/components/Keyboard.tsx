@@ -3,7 +3,7 @@ import { isTyping, matchShortcut } from '../lib/shortcuts.js';
 import { useStores } from '../state/context.js';
 import { VIEWS } from '../state/nav.js';
 import type { Stores } from '../state/stores.js';
-import { keepSelected } from './learnings/actions.js';
+import { keepSelected, undoToast } from './learnings/actions.js';
 import { SEARCH_ID } from './learnings/FilterBar.js';
 import { handleWorthShortcut } from './worth/actions.js';
 
@@ -18,6 +18,35 @@ function focusSearch(tries = 10): void {
     return;
   }
   if (tries > 0) setTimeout(() => focusSearch(tries - 1), 30);
+}
+
+/**
+ * Marks the element focus returns to when a text field is left with Esc: the list the operator
+ * works in (the current request, the learnings list). Without one, keys typed after Esc would
+ * land on the page body, which works too, but the operator loses their place.
+ */
+export const FOCUS_HOME = 'data-focus-home';
+
+/** Focus goes back to the dialog holding the field, else to the view's marked list, else to the main pane. */
+function leaveField(field: HTMLElement): void {
+  const home =
+    field.closest<HTMLElement>('[role="dialog"]') ??
+    document.querySelector<HTMLElement>(`[${FOCUS_HOME}]`) ??
+    document.getElementById('main');
+  if (home) home.focus();
+  else field.blur();
+}
+
+/**
+ * Esc in a text field leaves it, and does nothing else: the next key is a shortcut again, so
+ * keyboard triage never gets stuck typing "j2" into an answer. Heard before the field's own
+ * handlers and the dialog's, so the first Esc never closes anything; the second one does.
+ */
+export function handleFieldKey(event: KeyboardEvent): boolean {
+  if (event.isComposing || !isTyping(event.target)) return false;
+  if (matchShortcut(event, 'field')?.id !== 'leave-field') return false;
+  leaveField(event.target as HTMLElement);
+  return true;
 }
 
 /** Handles one key press; returns true when it was a shortcut. Only keys of `SHORTCUTS` are heard. */
@@ -44,6 +73,8 @@ export function handleShortcut(stores: Stores, event: KeyboardEvent): boolean {
       stores.nav.getState().go(target);
       return true;
     }
+    case 'undo':
+      return undoToast(stores);
     case 'escape':
       if (view !== 'learnings') return false;
       if (learnings.detailId) void learnings.openDetail(null);
@@ -58,7 +89,9 @@ export function handleShortcut(stores: Stores, event: KeyboardEvent): boolean {
       help.move(shortcut.id === 'down' ? 1 : -1);
       return true;
     }
-    if (shortcut.id === 'open' && !isControl(event.target)) {
+    // On a request of the list, Enter goes to its answer too (the list item holds focus after Esc).
+    const onRequest = event.target instanceof HTMLElement && event.target.closest(`[${FOCUS_HOME}]`) !== null;
+    if (shortcut.id === 'open' && (onRequest || !isControl(event.target))) {
       const answer = document.querySelector<HTMLTextAreaElement>('.reply textarea[required]');
       answer?.focus();
       return answer !== null;
@@ -78,12 +111,10 @@ export function handleShortcut(stores: Stores, event: KeyboardEvent): boolean {
       void learnings.selectRange(learnings.cursor);
       return true;
     case 'reject':
-      if (learnings.selectionCount() === 0) learnings.toggle(learnings.cursor);
-      if (stores.learnings.getState().selectionCount() > 0) stores.ui.getState().openDialog('reject');
+      if (learnings.aimAtCursor()) stores.ui.getState().openDialog('reject');
       return true;
     case 'keep':
-      if (learnings.selectionCount() === 0) learnings.toggle(learnings.cursor);
-      void keepSelected(stores);
+      if (learnings.aimAtCursor()) void keepSelected(stores);
       return true;
     case 'open': {
       if (isControl(event.target)) return false;
@@ -104,8 +135,17 @@ export function Keyboard() {
       if (event.defaultPrevented) return;
       if (handleShortcut(stores, event)) event.preventDefault();
     }
+    function onFieldKey(event: KeyboardEvent) {
+      if (event.defaultPrevented || !handleFieldKey(event)) return;
+      event.preventDefault();
+      event.stopPropagation();
+    }
+    window.addEventListener('keydown', onFieldKey, true);
     window.addEventListener('keydown', onKeyDown);
-    return () => window.removeEventListener('keydown', onKeyDown);
+    return () => {
+      window.removeEventListener('keydown', onFieldKey, true);
+      window.removeEventListener('keydown', onKeyDown);
+    };
   }, [stores]);
   return null;
 }

@@ -15,6 +15,8 @@ export type ShortcutId =
   | 'views'
   | 'help'
   | 'escape'
+  | 'undo'
+  | 'leave-field'
   | 'send'
   | 'open-factory'
   | 'worth-next'
@@ -24,10 +26,11 @@ export type ShortcutId =
   | 'worth-dismiss';
 
 /**
- * Where a shortcut is heard: `window` — anywhere, but never while typing in a field; `answer` —
- * in the reply's answer box; `menu` — the desktop app's menu (handled by the main process).
+ * Where a shortcut is heard: `window` — anywhere, but never while typing in a field; `field` —
+ * in any text field (answer, name, search, reason…); `answer` — in the reply's answer box;
+ * `menu` — the desktop app's menu (handled by the main process).
  */
-export type ShortcutScope = 'window' | 'answer' | 'menu';
+export type ShortcutScope = 'window' | 'field' | 'answer' | 'menu';
 
 export interface Shortcut {
   id: ShortcutId;
@@ -55,14 +58,14 @@ export const SHORTCUTS: readonly Shortcut[] = [
   {
     id: 'reject',
     keys: ['r'],
-    label: 'Reject the selected learnings, or the row under the cursor (asks to confirm)',
+    label: 'Reject the selected learnings, or the row under the cursor (asks to confirm; it is not left selected)',
     scope: 'window',
     match: ['r'],
   },
   {
     id: 'keep',
     keys: ['e'],
-    label: 'Keep the selected learnings, or the row under the cursor (provisional or lapsed)',
+    label: 'Keep the selected learnings, or the row under the cursor (provisional or lapsed; it is not left selected)',
     scope: 'window',
     match: ['e'],
   },
@@ -87,6 +90,20 @@ export const SHORTCUTS: readonly Shortcut[] = [
     keys: ['Esc'],
     label: 'Close the dialog or panel; clear the selection',
     scope: 'window',
+    match: ['Escape'],
+  },
+  {
+    id: 'undo',
+    keys: ['u'],
+    label: 'Undo the decision the notice at the bottom offers to undo',
+    scope: 'window',
+    match: ['u'],
+  },
+  {
+    id: 'leave-field',
+    keys: ['Esc'],
+    label: 'In a text field: leave it, back to the list or dialog it is in (a second Esc then closes)',
+    scope: 'field',
     match: ['Escape'],
   },
   {

@@ -110,6 +110,24 @@ export function replyProblem(request: HelpRequest, draft: Draft): string | null 
   return null;
 }
 
+/**
+ * The request to go to once `id` is handled: of `list` (the order the operator saw), the next one
+ * still open, else the nearest one before. Handling a request is the end of looking at it; staying
+ * put would leave the operator on a closed request, stepping off it by hand each time.
+ */
+export function nextOpenAfter(list: readonly HelpRequest[], id: string, open: ReadonlySet<string>): HelpRequest | undefined {
+  const at = list.findIndex((r) => r.id === id);
+  const candidate = (r: HelpRequest) => r.id !== id && open.has(r.id);
+  return list.slice(at + 1).find(candidate) ?? list.slice(0, Math.max(0, at)).reverse().find(candidate);
+}
+
+/** After `id` was handled: re-read the list, then go on to the next open request, unless the operator already moved. */
+async function moveOn(get: () => HelpState, id: string, seen: HelpRequest[]): Promise<void> {
+  await get().load();
+  const next = nextOpenAfter(seen, id, new Set(get().rows.map((r) => r.id)));
+  if (next && get().selectedId === id) await get().select(next.id);
+}
+
 export function createHelpStore(api: DeskApi) {
   let detailSeq = 0;
   return createStore<HelpState>()((set, get) => ({
@@ -190,6 +208,7 @@ export function createHelpStore(api: DeskApi) {
       } else if (draft.flagChanges.length > 0) {
         input.set_flags = parsedFlagChanges(draft).flags;
       }
+      const seen = get().listed();
       set((s) => ({ pending: { ...s.pending, [id]: 'reply' } }));
       try {
         const answered = await api.call('help.reply', input);
@@ -199,7 +218,7 @@ export function createHelpStore(api: DeskApi) {
           pending: withoutKey(s.pending, id),
           handled: { ...s.handled, [id]: answered },
         }));
-        await get().load();
+        await moveOn(get, id, seen);
         return true;
       } catch (error) {
         set((s) => ({ pending: withoutKey(s.pending, id), errors: { ...s.errors, [id]: messageOf(error) } }));
@@ -208,6 +227,7 @@ export function createHelpStore(api: DeskApi) {
     },
     async resolve(id, by) {
       if (get().pending[id]) return false;
+      const seen = get().listed();
       set((s) => ({ pending: { ...s.pending, [id]: 'resolve' } }));
       try {
         const resolved = await api.call('help.resolve', by.trim() ? { id, by: by.trim() } : { id });
@@ -216,7 +236,7 @@ export function createHelpStore(api: DeskApi) {
           pending: withoutKey(s.pending, id),
           handled: { ...s.handled, [id]: resolved },
         }));
-        await get().load();
+        await moveOn(get, id, seen);
         return true;
       } catch (error) {
         set((s) => ({ pending: withoutKey(s.pending, id), errors: { ...s.errors, [id]: messageOf(error) } }));

@@ -5,13 +5,68 @@
  */
 import { createStore } from 'zustand/vanilla';
 import type { CallOutput, DeskApi, LearningFilter, LearningOrigin, LearningTarget, StateCounts } from '../../shared/api.js';
-import { LEARNING_SORTS } from '../../shared/api.js';
-import type { Impact, Learning, LearningState } from '../../shared/domain.js';
+import { LEARNING_SORTS, LearningFilter as LearningFilterSchema } from '../../shared/api.js';
+import { IMPACTS, LEARNING_STATES, type Impact, type Learning, type LearningState } from '../../shared/domain.js';
 import { messageOf } from './errors.js';
 
 export const PAGE_SIZE = 100;
 export type LearningSort = (typeof LEARNING_SORTS)[number];
 export type LearningDetail = CallOutput<'learnings.detail'>;
+
+/** What the list shows: the filter and the order. It is what the address holds (docs/window.md#the-address). */
+export interface LearningQuery {
+  filter: LearningFilter;
+  sort: LearningSort;
+  dir: 'asc' | 'desc';
+}
+
+const DEFAULT_SORT: LearningSort = 'last_at';
+const DEFAULT_DIR = 'desc';
+
+/** The address parameters of a query; what is at its default is left out, so a plain view has a plain address. */
+export function queryParams(query: LearningQuery): Record<string, string | undefined> {
+  const filter = cleanFilter(query.filter);
+  return {
+    agent: filter.agent,
+    state: filter.states?.join(','),
+    impact: filter.impacts?.join(','),
+    q: filter.search,
+    sort: query.sort === DEFAULT_SORT ? undefined : query.sort,
+    dir: query.dir === DEFAULT_DIR ? undefined : query.dir,
+  };
+}
+
+export const QUERY_PARAMS = ['agent', 'state', 'impact', 'q', 'sort', 'dir'] as const;
+
+/** The known words of a comma list, in their order, once each; anything else is dropped. */
+function wordsOf<T extends string>(value: string | undefined, known: readonly T[]): T[] | undefined {
+  if (value === undefined) return undefined;
+  const words = value.split(',').filter((w): w is T => (known as readonly string[]).includes(w));
+  return [...new Set(words)];
+}
+
+/**
+ * The query an address states; what it leaves out is at its default. A value that does not fit
+ * is ignored, as if absent: an address is typed, pasted or left over from an older version, and
+ * a bad part must not keep the view from opening.
+ */
+export function queryFromParams(params: Record<string, string>): LearningQuery {
+  const fits = (key: 'agent' | 'search', value: string | undefined) =>
+    value !== undefined && LearningFilterSchema.shape[key].safeParse(value).success ? value : undefined;
+  const filter = cleanFilter({
+    agent: fits('agent', params.agent),
+    states: wordsOf(params.state, LEARNING_STATES),
+    impacts: wordsOf(params.impact, IMPACTS),
+    search: fits('search', params.q),
+  });
+  const sort = (LEARNING_SORTS as readonly string[]).includes(params.sort ?? '') ? (params.sort as LearningSort) : DEFAULT_SORT;
+  const dir = params.dir === 'asc' || params.dir === 'desc' ? params.dir : DEFAULT_DIR;
+  return { filter, sort, dir };
+}
+
+function sameQuery(a: LearningQuery, b: LearningQuery): boolean {
+  return JSON.stringify(queryParams(a)) === JSON.stringify(queryParams(b));
+}
 
 export interface Decision {
   kind: 'reject' | 'keep';
@@ -37,6 +92,12 @@ export interface LearningsState {
   selected: Set<string>;
   /** "Select all N matching": the target is the filter itself, not a list of ids. */
   allMatching: boolean;
+  /**
+   * The row an action falls back to when nothing is selected (`r` / `e` on the cursor row). It
+   * is acted on without joining the selection: were it selected, the next action would include
+   * it unasked. Cleared once the action is done or called off.
+   */
+  cursorAim: string | null;
   detailId: string | null;
   detail: LearningDetail | null;
   detailError: string | null;
@@ -50,6 +111,8 @@ export interface LearningsState {
   toggleState(state: LearningState): void;
   toggleImpact(impact: Impact): void;
   setSort(sort: LearningSort, dir?: 'asc' | 'desc'): void;
+  /** Shows `query` (from the address); nothing happens when it is what is shown already. */
+  applyQuery(query: LearningQuery): void;
   reload(): Promise<void>;
   refresh(): Promise<void>;
   setVisible(first: number, last: number): void;
@@ -61,6 +124,9 @@ export interface LearningsState {
   selectPage(): void;
   selectAllMatching(): void;
   clearSelection(): void;
+  /** With nothing selected, aims the next action at the row under the cursor; true when there is something to act on. */
+  aimAtCursor(): boolean;
+  clearAim(): void;
   moveCursor(delta: number): void;
   setCursor(index: number): void;
   openDetail(id: string | null): Promise<void>;
@@ -157,20 +223,28 @@ export function createLearningsStore(api: DeskApi) {
           kind === 'reject'
             ? await api.call('learnings.reject', reason?.trim() ? { target, by, reason: reason.trim() } : { target, by })
             : await api.call('learnings.keep', { target, by });
-        set({ busy: false, lastDecision: { kind, ids: result.changed, at: Date.now() } });
+        // "All matching" named the filter as it matched before the decision; what matches now is
+        // another set (often none), so that selection ends here rather than claim "All 0 matching".
+        set((s) => ({
+          busy: false,
+          lastDecision: { kind, ids: result.changed, at: Date.now() },
+          ...(s.allMatching ? { allMatching: false, selected: new Set<string>(), anchor: null } : {}),
+        }));
         await get().refresh();
         if (get().detailId) await get().loadDetail();
         return result.changed;
       } catch (error) {
         set({ busy: false, actionError: messageOf(error) });
         return null;
+      } finally {
+        set({ cursorAim: null });
       }
     }
 
     return {
       filter: {},
-      sort: 'last_at',
-      dir: 'desc',
+      sort: DEFAULT_SORT,
+      dir: DEFAULT_DIR,
       total: 0,
       counts: NO_COUNTS,
       agents: [],
@@ -182,6 +256,7 @@ export function createLearningsStore(api: DeskApi) {
       anchor: null,
       selected: new Set(),
       allMatching: false,
+      cursorAim: null,
       detailId: null,
       detail: null,
       detailError: null,
@@ -202,6 +277,9 @@ export function createLearningsStore(api: DeskApi) {
       setSort(sort, dir) {
         const same = get().sort === sort;
         restart({ sort, dir: dir ?? (same ? (get().dir === 'desc' ? 'asc' : 'desc') : 'desc') });
+      },
+      applyQuery(query) {
+        if (!sameQuery(query, get())) restart({ filter: cleanFilter(query.filter), sort: query.sort, dir: query.dir });
       },
       async reload() {
         const [first, last] = get().visible;
@@ -281,6 +359,15 @@ export function createLearningsStore(api: DeskApi) {
       clearSelection() {
         set({ selected: new Set(), allMatching: false, anchor: null });
       },
+      aimAtCursor() {
+        if (get().selectionCount() > 0) return true;
+        const row = get().rowAt(get().cursor);
+        set({ cursorAim: row?.id ?? null });
+        return row !== undefined;
+      },
+      clearAim() {
+        set({ cursorAim: null });
+      },
       moveCursor(delta) {
         const total = get().total;
         if (total === 0) return;
@@ -316,7 +403,9 @@ export function createLearningsStore(api: DeskApi) {
       target() {
         if (get().allMatching) return { filter: cleanFilter(get().filter) };
         const ids = [...get().selected];
-        return ids.length > 0 ? { ids } : null;
+        if (ids.length > 0) return { ids };
+        const aim = get().cursorAim;
+        return aim ? { ids: [aim] } : null;
       },
       reject(by, reason, target) {
         return decide('reject', by, reason, target);

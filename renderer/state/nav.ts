@@ -1,6 +1,9 @@
 /**
  * Where the operator is: a view and its parameters, kept in the address hash so links between
- * requests, chains, runs and learnings are real links and Back works.
+ * requests, chains, runs and learnings are real links, a reload or a copied address opens the
+ * same view, and Back works. Going to another view adds a history entry; refining the view in
+ * place (a filter, the row in view) replaces the current one, so Back moves between views rather
+ * than through every keystroke of a search (docs/window.md#the-address).
  */
 import { createStore } from 'zustand/vanilla';
 
@@ -40,16 +43,25 @@ export function href(view: View, params: Record<string, string | undefined> = {}
 export interface NavState {
   route: Route;
   go(view: View, params?: Record<string, string | undefined>): void;
+  /** Rewrites the current view's parameters without a new history entry. */
+  replace(params: Record<string, string | undefined>): void;
   /** Re-reads the address (hashchange). */
   sync(): void;
 }
 
 export function createNavStore() {
-  return createStore<NavState>()((set) => ({
+  return createStore<NavState>()((set, get) => ({
     route: parseHash(typeof window === 'undefined' ? '' : window.location.hash),
     go(view, params = {}) {
       const target = href(view, params);
       if (window.location.hash !== target) window.location.hash = target;
+      set({ route: parseHash(target) });
+    },
+    replace(params) {
+      const { view, params: current } = get().route;
+      const target = href(view, params);
+      if (target === href(view, current)) return;
+      window.history.replaceState(window.history.state, '', target);
       set({ route: parseHash(target) });
     },
     sync() {

@@ -9,6 +9,10 @@ export interface Toast {
   /** Ids the decision changed: Undo hands exactly these back. */
   undoIds: string[] | null;
   until: number;
+  /** Undo is under way (from the button or `u`): a second press does not send it twice. */
+  undoing?: boolean;
+  /** Why the last Undo failed, shown on the toast. */
+  undoError?: string;
 }
 
 /** `reject` confirms rejecting the list's selection, `reject-detail` the learning in the detail. */
@@ -22,6 +26,8 @@ export interface UiState {
   openDialog(kind: DialogKind): void;
   showToast(message: string, undoIds: string[] | null, ms?: number): void;
   dismissToast(id?: number): void;
+  /** Changes the toast `id` if it is still the one shown (a newer toast is left alone). */
+  patchToast(id: number, patch: Pick<Toast, 'undoing' | 'undoError'>): void;
 }
 
 export function createUiStore() {
@@ -41,6 +47,10 @@ export function createUiStore() {
     },
     dismissToast(id) {
       if (id === undefined || get().toast?.id === id) set({ toast: null });
+    },
+    patchToast(id, patch) {
+      const toast = get().toast;
+      if (toast?.id === id) set({ toast: { ...toast, ...patch } });
     },
   }));
 }

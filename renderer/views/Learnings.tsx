@@ -4,16 +4,12 @@ import { LearningDetail } from '../components/learnings/LearningDetail.js';
 import { LearningList } from '../components/learnings/LearningList.js';
 import { RejectDialog } from '../components/learnings/RejectDialog.js';
 import { useSlice, useStores } from '../state/context.js';
-import { useEffect } from 'react';
 
-export function Learnings({ focus }: { focus?: string | undefined }) {
+/** The ledger's learnings; what it shows is kept in the address (state/address.ts). */
+export function Learnings() {
   const { learnings, ui } = useStores();
   const dialog = useSlice(ui, (s) => s.dialog);
   const detailId = useSlice(learnings, (s) => s.detailId);
-
-  useEffect(() => {
-    if (focus) void learnings.getState().openDetail(focus);
-  }, [focus, learnings]);
 
   return (
     <div className={detailId ? 'split learnings-view with-detail' : 'learnings-view'}>

@@ -1,5 +1,6 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import type { HelpRequest } from '../../shared/domain.js';
+import { FOCUS_HOME } from '../components/Keyboard.js';
 import { ReplyForm, Outcome } from '../components/ReplyForm.js';
 import { WorthALook } from '../components/worth/WorthALook.js';
 import { Time } from '../components/Time.js';
@@ -8,10 +9,20 @@ import { href } from '../state/nav.js';
 import { plural } from '../lib/format.js';
 
 function RequestItem({ request, current, onPick }: { request: HelpRequest; current: boolean; onPick: () => void }) {
+  const ref = useRef<HTMLButtonElement>(null);
+  // Focus follows the current request while it is in the list (j/k), and comes back to it when
+  // the form it was typed in went away (a reply sent, a request resolved): keys then keep working.
+  useEffect(() => {
+    const active = document.activeElement;
+    const adrift = active === null || active === document.body || active.closest('.request-item') !== null;
+    if (current && adrift) ref.current?.focus();
+  }, [current, request.state]);
   return (
     <li>
       <button
+        ref={ref}
         type="button"
+        {...{ [FOCUS_HOME]: current ? '' : undefined }}
         className={`request-item${current ? ' current' : ''}`}
         aria-current={current ? 'true' : undefined}
         onClick={onPick}
@@ -94,7 +105,7 @@ function RequestDetail() {
         <dt>Request id</dt>
         <dd className="mono">{request.id}</dd>
       </dl>
-      {request.state === 'open' ? <ReplyForm request={request} /> : <Outcome request={request} />}
+      {request.state === 'open' ? <ReplyForm key={request.id} request={request} /> : <Outcome request={request} />}
     </article>
   );
 }

@@ -58,6 +58,8 @@ test('axe finds no serious or critical violations in any view or dialog, light a
   await page.getByRole('button', { name: /Open Factory/ }).click();
   await expect(page.getByRole('dialog')).toBeVisible();
   await scan(page, 'open factory dialog', DIALOG);
+  // The path field has focus: the first Esc leaves it, the second closes the dialog.
+  await page.keyboard.press('Escape');
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog')).toHaveCount(0);
 
@@ -71,6 +73,8 @@ test('axe finds no serious or critical violations in any view or dialog, light a
   await page.getByLabel('Selection').getByRole('button', { name: /^Reject 1 learning/ }).click();
   await expect(page.getByRole('dialog')).toBeVisible();
   await scan(page, 'reject dialog', DIALOG);
+  // The reason field has focus: the first Esc leaves it, the second closes the dialog.
+  await page.keyboard.press('Escape');
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await page.keyboard.press('?');
@@ -138,5 +142,13 @@ test('axe finds no serious or critical violations in any view or dialog, light a
   await page.getByRole('button', { name: 'Send reply' }).click();
   await expect(page.getByRole('list', { name: 'Flags changed with the reply' })).toBeVisible();
   await scan(page, 'answered request, flags changed', 'main');
+
+  // The undo notice with its key, after keeping the learning under the cursor (`e`).
+  await page.evaluate(() => (window.location.hash = '#/learnings?state=provisional'));
+  await expect(page.locator('tr.row[data-id]').first()).toBeVisible();
+  await page.locator('.list-scroll').focus();
+  await page.keyboard.press('e');
+  await expect(page.getByRole('button', { name: 'Undo' })).toBeVisible();
+  await scan(page, 'undo notice', '.toast');
   await context.close();
 });

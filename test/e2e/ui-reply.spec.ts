@@ -19,6 +19,9 @@ test.describe('replying to help requests', () => {
     await expect(form).toContainText('Replying as Ada Lovelace');
     await form.getByRole('button', { name: 'Send reply' }).click();
 
+    // The cursor moves on to the next request; the one answered stays listed, with its outcome.
+    await expect(page.locator('.request-item[aria-current="true"]')).not.toHaveAttribute('data-request', request!.id);
+    await page.locator(`[data-request="${request!.id}"]`).click();
     await expect(page.getByText('Answered by')).toBeVisible();
     await expect(page.locator('.outcome').getByText('Ada Lovelace', { exact: true })).toBeVisible();
     const link = page.locator('.outcome a[href^="#/runs?chain="]');
@@ -62,6 +65,8 @@ test.describe('replying to help requests', () => {
     await expect(send).toBeEnabled();
     await send.click();
 
+    await expect(page.locator('.request-item[aria-current="true"]')).not.toHaveAttribute('data-request', legacy!.id);
+    await page.locator(`[data-request="${legacy!.id}"]`).click();
     await expect(page.getByText('Answered by')).toBeVisible();
     const chain = (await page.locator('.outcome a[href^="#/runs?chain="]').textContent())!.trim();
     const file = path.join(desk.factory, 'chains', `${chain}.json`);

@@ -8,7 +8,9 @@ import { useSelection } from './useSelection.js';
 export function ActionBar() {
   const stores = useStores();
   const { learnings, ui } = stores;
-  const { total, allMatching, filter, busy, n } = useSelection(learnings);
+  const { total, allMatching, filter, busy, underCursor, n } = useSelection(learnings);
+  // The bar acts on the selection only; the cursor row alone is acted on from the keyboard.
+  const selected = underCursor ? 0 : n;
   const actionError = useSlice(learnings, (s) => s.actionError);
 
   return (
@@ -16,8 +18,8 @@ export function ActionBar() {
       <span className="selection-summary" aria-live="polite">
         {allMatching
           ? `All ${count(total)} matching selected`
-          : n > 0
-            ? `${count(n)} selected`
+          : selected > 0
+            ? `${count(selected)} selected`
             : `${count(total)} ${total === 1 ? 'learning' : 'learnings'}`}
       </span>
       <button type="button" onClick={() => learnings.getState().selectPage()} disabled={total === 0}>
@@ -28,13 +30,13 @@ export function ActionBar() {
           Select all {count(total)} matching
         </button>
       )}
-      {n > 0 && (
+      {selected > 0 && (
         <>
           <button type="button" className="danger" disabled={busy} onClick={() => ui.getState().openDialog('reject')}>
             {actionPhrase('Reject', n, allMatching, filter)}…
           </button>
           <button type="button" disabled={busy} onClick={() => void keepSelected(stores)}>
-            Keep
+            {actionPhrase('Keep', n, allMatching, filter)}
           </button>
           <button type="button" className="link" onClick={() => learnings.getState().clearSelection()}>
             Clear selection

@@ -23,6 +23,12 @@ export function FilterBar() {
     [],
   );
 
+  // The search changed from elsewhere (Back, a pasted address): the box shows it.
+  const applied = filter.search ?? '';
+  useEffect(() => {
+    setText((typed) => (typed.trim() === applied ? typed : applied));
+  }, [applied]);
+
   function onSearch(value: string) {
     setText(value);
     if (timer.current) clearTimeout(timer.current);
@@ -79,12 +85,6 @@ export function FilterBar() {
         placeholder="Search text  ( / )"
         value={text}
         onChange={(e) => onSearch(e.target.value)}
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') {
-            e.stopPropagation();
-            (e.target as HTMLInputElement).blur();
-          }
-        }}
         autoComplete="off"
       />
     </div>

@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'react';
 import { count, runsLeft } from '../../lib/format.js';
 import { useSlice, useStores } from '../../state/context.js';
 import { PAGE_SIZE, type LearningSort } from '../../state/learnings.js';
+import { FOCUS_HOME } from '../Keyboard.js';
 import { Time } from '../Time.js';
 
 export const ROW_HEIGHT = 36;
@@ -158,6 +159,7 @@ export function LearningList() {
       ref={scrollRef}
       onScroll={(e) => learnings.setState({ scrollTop: e.currentTarget.scrollTop })}
       tabIndex={-1}
+      {...{ [FOCUS_HOME]: '' }}
     >
       {error && (
         <p role="alert" className="error-text">

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { actionPhrase } from '../../lib/phrases.js';
-import { useStores } from '../../state/context.js';
+import { useSlice, useStores } from '../../state/context.js';
 import { useActor } from '../ActingAs.js';
 import { Dialog } from '../Dialog.js';
 import { rejectSelected, type DecisionScope } from './actions.js';
@@ -15,9 +15,18 @@ export function RejectDialog({ scope }: { scope: DecisionScope }) {
   const { learnings, ui } = stores;
   const selection = useSelection(learnings);
   const actor = useActor();
+  // With nothing selected the dialog acts on the cursor row: it shows which one.
+  const aimed = useSlice(learnings, (s) => {
+    const row = s.rowAt(s.cursor);
+    return row && row.id === s.cursorAim ? row : undefined;
+  });
   const [reason, setReason] = useState('');
-  const close = () => ui.getState().openDialog(null);
-  const { allMatching, filter, n } = scope === 'selection' ? selection : { allMatching: false, filter: {}, n: 1 };
+  const close = () => {
+    ui.getState().openDialog(null);
+    learnings.getState().clearAim();
+  };
+  const { allMatching, filter, n, underCursor } =
+    scope === 'selection' ? selection : { allMatching: false, filter: {}, n: 1, underCursor: false };
 
   async function submit(event: React.FormEvent) {
     event.preventDefault();
@@ -26,8 +35,9 @@ export function RejectDialog({ scope }: { scope: DecisionScope }) {
   }
 
   return (
-    <Dialog title={`${actionPhrase('Reject', n, allMatching, filter)} as ${actor}?`} onClose={close} initialFocus="input">
+    <Dialog title={`${actionPhrase('Reject', n, allMatching, filter, underCursor)} as ${actor}?`} onClose={close} initialFocus="input">
       <form onSubmit={(e) => void submit(e)}>
+        {underCursor && aimed && <blockquote className="prewrap">{aimed.text}</blockquote>}
         <p>
           Rejected learnings are no longer given to runs, and their agent cannot propose them again. You can undo this for a
           while after.

@@ -12,7 +12,8 @@ export type DecisionScope = 'selection' | { id: string };
 function targetOf(stores: Stores, scope: DecisionScope): { target: LearningTarget | null; asked: number } {
   if (scope === 'selection') {
     const learnings = stores.learnings.getState();
-    return { target: learnings.target(), asked: learnings.selectionCount() };
+    // With nothing selected, the row under the cursor (its "aim"): one learning.
+    return { target: learnings.target(), asked: learnings.selectionCount() || (learnings.cursorAim ? 1 : 0) };
   }
   return { target: { ids: [scope.id] }, asked: 1 };
 }
@@ -70,5 +71,20 @@ export async function rejectOrigin(stores: Stores, origin: LearningOrigin, reaso
   if (!changed) return false;
   toastRejected(stores, changed, by);
   await stores.runs.getState().load();
+  return true;
+}
+
+/**
+ * Undo what the toast offers, from its button or `u`: exactly the ids that decision changed.
+ * Returns false when the toast offers nothing to undo.
+ */
+export function undoToast(stores: Stores): boolean {
+  const toast = stores.ui.getState().toast;
+  if (!toast?.undoIds || toast.undoIds.length === 0) return false;
+  if (toast.undoing) return true;
+  stores.ui.getState().patchToast(toast.id, { undoing: true });
+  void undoDecision(stores, toast.undoIds).then((ok) => {
+    if (!ok) stores.ui.getState().patchToast(toast.id, { undoing: false, undoError: stores.learnings.getState().actionError ?? 'Undo failed' });
+  });
   return true;
 }

@@ -3,7 +3,8 @@ import type { LearningsStore } from '../../state/learnings.js';
 
 /**
  * What a bulk action on learnings would act on, kept current: the matching total, whether all
- * matching are selected, the filter, how many (`n`), and whether an action is under way.
+ * matching are selected, the filter, how many (`n`), whether it is the row under the cursor
+ * alone (`underCursor`: nothing selected, `r`/`e` pressed), and whether an action is under way.
  */
 export function useSelection(learnings: LearningsStore) {
   const total = useSlice(learnings, (s) => s.total);
@@ -11,5 +12,6 @@ export function useSelection(learnings: LearningsStore) {
   const allMatching = useSlice(learnings, (s) => s.allMatching);
   const filter = useSlice(learnings, (s) => s.filter);
   const busy = useSlice(learnings, (s) => s.busy);
-  return { total, allMatching, filter, busy, n: allMatching ? total : selectedCount };
+  const underCursor = useSlice(learnings, (s) => !s.allMatching && s.selected.size === 0 && s.cursorAim !== null);
+  return { total, allMatching, filter, busy, underCursor, n: allMatching ? total : underCursor ? 1 : selectedCount };
 }

@@ -1,0 +1,60 @@
+/**
+ * Keeps the address and the views in step (docs/window.md#the-address): what the Learnings list
+ * shows (filter, sort, search, the open learning) and the request in view in Needs you are
+ * written into the current history entry as they change, and read back from it on load, on a
+ * pasted link and on Back / Forward. Without this a reload loses the view and a view cannot be
+ * linked. The host's token never enters: these are hash parameters, written by `href` alone.
+ */
+import { QUERY_PARAMS, queryFromParams, queryParams, type LearningsState } from './learnings.js';
+import type { Stores } from './stores.js';
+
+/** The Learnings parameters: the query, and `id`, the learning open in the detail panel. */
+const LEARNINGS_PARAMS: readonly string[] = [...QUERY_PARAMS, 'id'];
+
+function learningsParams(state: LearningsState): Record<string, string | undefined> {
+  return { ...queryParams(state), id: state.detailId ?? undefined };
+}
+
+export function wireAddress(stores: Stores): () => void {
+  const { nav, learnings, help } = stores;
+
+  function toAddress(): void {
+    const view = nav.getState().route.view;
+    if (view === 'learnings') nav.getState().replace(learningsParams(learnings.getState()));
+    else if (view === 'needs') nav.getState().replace({ request: help.getState().selectedId ?? undefined });
+  }
+
+  function fromAddress(): void {
+    const { view, params } = nav.getState().route;
+    if (view !== 'learnings') {
+      if (view === 'needs' && !params.request) toAddress();
+      return;
+    }
+    // A bare address (a view switch, the nav bar) keeps what the list shows and takes it in;
+    // one that names any parameter states the whole view.
+    if (!LEARNINGS_PARAMS.some((key) => params[key] !== undefined)) {
+      toAddress();
+      return;
+    }
+    const state = learnings.getState();
+    state.applyQuery(queryFromParams(params));
+    const id = params.id ?? null;
+    if (id !== state.detailId) void state.openDetail(id);
+  }
+
+  fromAddress();
+  const offs = [
+    nav.subscribe((s, prev) => {
+      if (s.route !== prev.route) fromAddress();
+    }),
+    learnings.subscribe((s, prev) => {
+      if (s.filter !== prev.filter || s.sort !== prev.sort || s.dir !== prev.dir || s.detailId !== prev.detailId) toAddress();
+    }),
+    help.subscribe((s, prev) => {
+      if (s.selectedId !== prev.selectedId) toAddress();
+    }),
+  ];
+  return () => {
+    for (const off of offs) off();
+  };
+}
