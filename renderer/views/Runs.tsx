@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { LearningOrigin, LearningRef, RunOutcomeFilter } from '../../shared/api.js';
 import { RUN_OUTCOMES } from '../../shared/domain.js';
 import { DataTable, ShowMore } from '../components/DataTable.js';
+import { useActor } from '../components/ActingAs.js';
 import { Dialog } from '../components/Dialog.js';
 import { FilterSelect } from '../components/FilterSelect.js';
 import { Time } from '../components/Time.js';
@@ -30,6 +31,7 @@ function RejectOriginDialog({ asked, onClose }: { asked: OriginAsked; onClose: (
   const [error, setError] = useState<string | null>(null);
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
+  const actor = useActor();
   useEffect(() => {
     let live = true;
     stores.api.call('learnings.origin', { origin: asked.origin }).then(
@@ -52,7 +54,8 @@ function RejectOriginDialog({ asked, onClose }: { asked: OriginAsked; onClose: (
     else setError(stores.learnings.getState().actionError ?? 'The rejection failed');
   }
 
-  const title = found === null ? `Reject what ${asked.label} proposed?` : `Reject the ${plural(open.length, 'learning')} ${asked.label} proposed?`;
+  const what = found === null ? `what ${asked.label} proposed` : `the ${plural(open.length, 'learning')} ${asked.label} proposed`;
+  const title = `Reject ${what} as ${actor}?`;
   return (
     <Dialog title={title} onClose={onClose} initialFocus="input" wide>
       <form onSubmit={(e) => void submit(e)}>

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { appendEvent, call, expect, openDesk, test } from './ui-fixtures.js';
+import { appendEvent, call, expect, openDesk, reopenHandled, test } from './ui-fixtures.js';
 
 /** Replies to the open request `id` from its form, and returns whom the ledger records as responder. */
 async function replyTo(page: Page, id: string, answer: string): Promise<string | null> {
@@ -17,7 +17,7 @@ async function replyTo(page: Page, id: string, answer: string): Promise<string |
   const form = page.locator('form.reply');
   await form.getByLabel('Answer (required)').fill(answer);
   await form.getByRole('button', { name: 'Send reply' }).click();
-  await expect(page.getByText('Answered by')).toBeVisible();
+  await reopenHandled(page, id);
   return (await call(page, 'help.detail', { id })).request.responder;
 }
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { call, expect, openDesk, test } from './ui-fixtures.js';
+import { call, expect, openDesk, reopenHandled, test } from './ui-fixtures.js';
 import type { Page } from '@playwright/test';
 import type { DeskServer } from './ui-fixtures.js';
 
@@ -30,8 +30,8 @@ function chainFile(desk: DeskServer, chain: string): Record<string, unknown> {
   return JSON.parse(fs.readFileSync(path.join(desk.factory, 'chains', `${chain}.json`), 'utf8')) as Record<string, unknown>;
 }
 
-async function newChainOf(page: Page, desk: DeskServer): Promise<string> {
-  await expect(page.getByText('Answered by')).toBeVisible();
+async function newChainOf(page: Page, desk: DeskServer, id: string): Promise<string> {
+  await reopenHandled(page, id);
   const chain = (await page.locator('.outcome a[href^="#/runs?chain="]').textContent())!.trim();
   await expect.poll(() => fs.existsSync(path.join(desk.factory, 'chains', `${chain}.json`)), { timeout: 10_000 }).toBe(true);
   return chain;
@@ -126,7 +126,7 @@ test.describe('changing what the new chain may do', () => {
     await expect(form.getByRole('list', { name: 'Flag changes to send' })).toHaveText(`${key}: ${before} → ${!before}`);
     await form.getByRole('button', { name: 'Send reply' }).click();
 
-    const chain = await newChainOf(page, desk);
+    const chain = await newChainOf(page, desk, request.id);
     const written = chainFile(desk, chain);
     expect(written.flags_changed).toEqual({ [key]: before });
     expect((written.flags as Record<string, unknown>)[key]).toBe(!before);
@@ -140,7 +140,7 @@ test.describe('changing what the new chain may do', () => {
     await form.getByLabel('Answer (required)').fill('Carry on as asked.');
     await form.getByRole('button', { name: 'Send reply' }).click();
 
-    const chain = await newChainOf(page, desk);
+    const chain = await newChainOf(page, desk, request.id);
     const written = chainFile(desk, chain);
     expect(written).not.toHaveProperty('flags_changed');
     expect(written.flags).toEqual(request.flags);

@@ -8,7 +8,7 @@
  */
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { call, expect, openDesk, test } from './ui-fixtures.js';
+import { call, expect, openDesk, reopenHandled, test } from './ui-fixtures.js';
 
 const SCHEMES = ['light', 'dark'] as const;
 const DIALOG = '[role="dialog"]';
@@ -99,6 +99,8 @@ test('axe finds no serious or critical violations in any view or dialog, light a
   await page.getByRole('banner').getByRole('button', { name: /^Acting as/ }).click();
   await expect(page.getByRole('dialog', { name: 'Who are you acting as?' })).toBeVisible();
   await scan(page, 'acting as dialog', DIALOG);
+  // The first Esc leaves the name field, the second closes the dialog.
+  await page.keyboard.press('Escape');
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await expect(page.getByRole('checkbox', { name: 'Notify me of new fatal requests' })).toBeVisible();
@@ -110,6 +112,8 @@ test('axe finds no serious or critical violations in any view or dialog, light a
   await page.getByRole('group', { name: 'Decide on this learning' }).getByRole('button', { name: 'Reject this learning…' }).click();
   await expect(page.getByRole('dialog')).toBeVisible();
   await scan(page, 'reject dialog from the detail', DIALOG);
+  // The first Esc leaves the reason field, the second closes the dialog.
+  await page.keyboard.press('Escape');
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog')).toHaveCount(0);
 
@@ -140,6 +144,7 @@ test('axe finds no serious or critical violations in any view or dialog, light a
   await expect(page.getByRole('list', { name: 'Flag changes to send' })).toBeVisible();
   await scan(page, 'reply form, flag change', 'main');
   await page.getByRole('button', { name: 'Send reply' }).click();
+  await reopenHandled(page, flagged!.id);
   await expect(page.getByRole('list', { name: 'Flags changed with the reply' })).toBeVisible();
   await scan(page, 'answered request, flags changed', 'main');
 

@@ -111,3 +111,13 @@ export const test = base.extend<{ desk: DeskServer }>({
 });
 
 export { expect };
+
+/**
+ * After a reply or a resolve the cursor moves on to the next open request; this waits for that,
+ * then opens the handled request again (it stays listed) to read its outcome.
+ */
+export async function reopenHandled(page: Page, id: string): Promise<void> {
+  await expect(page.locator('.request-item[aria-current="true"]')).not.toHaveAttribute('data-request', id);
+  await page.locator(`[data-request="${id}"]`).click();
+  await expect(page.getByText('Answered by')).toBeVisible();
+}

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { appendEvent, call, expect, openDesk, test } from './ui-fixtures.js';
+import { appendEvent, call, expect, openDesk, reopenHandled, test } from './ui-fixtures.js';
 
 test.describe('replying to help requests', () => {
   test('a reply to a fatal request writes a chain file with the asking run’s flags, and the name is remembered', async ({ page, desk }) => {
@@ -13,16 +13,14 @@ test.describe('replying to help requests', () => {
     const form = page.getByRole('form', { name: `Reply to ${request!.agent}` });
     await expect(form.getByText(request!.workflow!, { exact: true })).toBeVisible();
     await form.getByLabel('Answer (required)').fill('A new token is in the vault under registry/publish.');
-    await form.getByRole('button', { name: 'change' }).click();
+    await form.getByRole('button', { name: 'change', exact: true }).click();
     await page.getByRole('dialog').getByLabel('Your name').fill('Ada Lovelace');
     await page.getByRole('dialog').getByRole('button', { name: 'Act as Ada Lovelace' }).click();
     await expect(form).toContainText('Replying as Ada Lovelace');
     await form.getByRole('button', { name: 'Send reply' }).click();
 
     // The cursor moves on to the next request; the one answered stays listed, with its outcome.
-    await expect(page.locator('.request-item[aria-current="true"]')).not.toHaveAttribute('data-request', request!.id);
-    await page.locator(`[data-request="${request!.id}"]`).click();
-    await expect(page.getByText('Answered by')).toBeVisible();
+    await reopenHandled(page, request!.id);
     await expect(page.locator('.outcome').getByText('Ada Lovelace', { exact: true })).toBeVisible();
     const link = page.locator('.outcome a[href^="#/runs?chain="]');
     const chain = (await link.textContent())!.trim();

@@ -107,17 +107,17 @@ test.describe('runs & chains', () => {
 
     await page.evaluate((r) => (window.location.hash = `#/runs?run=${r}`), run);
     await page.getByRole('button', { name: `Reject the ${n} it proposed…` }).click();
-    const dialog = page.getByRole('dialog', { name: `Reject the ${n} run ${run} proposed?` });
+    const dialog = page.getByRole('dialog', { name: new RegExp(`^Reject the ${n} run ${run} proposed as .+\\?$`) });
     await expect(dialog).toBeVisible();
     await expect(dialog.getByRole('list', { name: 'Learnings to reject' }).getByRole('listitem')).toHaveCount(open.length);
     for (const l of open) await expect(dialog).toContainText(l.text);
     await dialog.getByRole('button', { name: `Reject ${open.length}` }).click();
-    await expect(page.getByText(`Rejected ${n}.`)).toBeVisible();
+    await expect(page.getByText(new RegExp(`^Rejected ${n} as .+\\.$`))).toBeVisible();
     for (const l of open) expect((await call(page, 'learnings.detail', { id: l.id })).learning.state).toBe('rejected');
     await expect(page.getByRole('button', { name: /^Reject the .* it proposed…$/ })).toHaveCount(0);
 
     await page.getByRole('button', { name: 'Undo' }).click();
-    await expect(page.getByText(`Undone: ${open.length} restored.`)).toBeVisible();
+    await expect(page.getByText(new RegExp(`^Undone as .+: ${open.length} restored\\.$`))).toBeVisible();
     for (const l of before) expect((await call(page, 'learnings.detail', { id: l.id })).learning.state).toBe(l.state);
   });
 
@@ -131,11 +131,11 @@ test.describe('runs & chains', () => {
 
     await page.getByLabel('Find id').fill(chain);
     await page.getByRole('button', { name: `Reject the learnings chain ${chain} proposed` }).click();
-    const dialog = page.getByRole('dialog', { name: `Reject the ${n} chain ${chain} proposed?` });
+    const dialog = page.getByRole('dialog', { name: new RegExp(`^Reject the ${n} chain ${chain} proposed as .+\\?$`) });
     await expect(dialog.getByRole('list', { name: 'Learnings to reject' }).getByRole('listitem')).toHaveCount(named.length);
     await dialog.getByLabel('Reason (optional)').fill('the whole chain went wrong');
     await dialog.getByRole('button', { name: `Reject ${named.length}` }).click();
-    await expect(page.getByText(`Rejected ${n}.`)).toBeVisible();
+    await expect(page.getByText(new RegExp(`^Rejected ${n} as .+\\.$`))).toBeVisible();
     for (const l of named) {
       const detail = await call(page, 'learnings.detail', { id: l.id });
       expect([detail.learning.state, detail.learning.reason]).toEqual(['rejected', 'the whole chain went wrong']);

@@ -117,13 +117,13 @@ test.describe('worth a look', () => {
     const dialog = page.getByRole('dialog');
     await expect(dialog).toContainText(`Reject this learning of ${AGENT}?`);
     await dialog.getByRole('button', { name: 'Reject 1' }).click();
-    await expect(page.getByText('Rejected 1 learning.')).toBeVisible();
+    await expect(page.getByText(/^Rejected 1 learning as .+\.$/)).toBeVisible();
     await expect(entry(page, ids.failing)).toHaveCount(0);
     expect((await call(page, 'learnings.detail', { id: ids.failing })).learning.state).toBe('rejected');
 
     await cursorTo(page, ids.echoed);
     await page.keyboard.press('Shift+E');
-    await expect(page.getByText('Kept 1 learning.')).toBeVisible();
+    await expect(page.getByText(/^Kept 1 learning as .+\.$/)).toBeVisible();
     await expect(entry(page, ids.echoed)).toHaveCount(0);
     expect((await call(page, 'learnings.detail', { id: ids.echoed })).learning.state).toBe('confirmed');
 

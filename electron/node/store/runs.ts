@@ -286,7 +286,7 @@ export function runDetail(db: Db, runId: string, provisionalRuns: number): RunDe
   const run = toRun(row);
   const proposed = stmt(
     db,
-    `SELECT p.at, p.agent, p.run, p.text, p.impact, p.outcome, p.learning_id, p.reason, l.state AS now
+    `SELECT p.at, p.agent, p.run, p.text, p.impact, p.outcome, p.learning_id, p.reason, 1 AS count, l.state AS now
      FROM proposals p LEFT JOIN learnings l ON l.id = p.learning_id WHERE p.run = ? ORDER BY p.seq`,
   ).all(runId) as RunProposal[];
   const prev = stmt(db, `SELECT run, learnings FROM runs WHERE agent = ? AND seq < ? ORDER BY seq DESC LIMIT 1`)
