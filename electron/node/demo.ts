@@ -17,7 +17,7 @@ import { serializeEvent, type FactoryEvent } from '../rules/events.js';
 import { parseSettingsToml, type Settings } from '../rules/settings.js';
 import { sameText } from '../rules/sameness.js';
 import { ledgerPath, openDb, type Db } from './store/db.js';
-import { decideLearnings } from './store/learnings.js';
+import { decideLearnings } from './store/decisions.js';
 import { activeForRun, exportAll } from './exporter.js';
 import { flushJournal } from './journal.js';
 import { ingestSync } from './ingest.js';

@@ -49,7 +49,7 @@ import { BUSY_TIMEOUT_MS, isDamage, isDamageCode, LedgerOpenError, ledgerPath, t
 import { SCHEMA_VERSION } from './store/schema.js';
 import { getHelp, helpDetail, listChains, listHelp, reply, resolve } from './store/help.js';
 import { learningDetail, queryLearnings } from './store/learningQueries.js';
-import { decideLearnings, originLearnings, undoDecisions } from './store/learnings.js';
+import { decideLearnings, originLearnings, undoDecisions } from './store/decisions.js';
 import { listRuns, runDetail } from './store/runs.js';
 import { dismissWorth, worthALook } from './store/worth.js';
 import { lastSweep, listSweeps } from './sweep.js';

@@ -22,7 +22,7 @@ import { factoryPaths } from './factory.js';
 import { ingestSteps, ingestSync } from './ingest.js';
 import { flushOutbox } from './outbox.js';
 import { reply, resolve } from './store/help.js';
-import { decideLearnings, undoDecisions } from './store/learnings.js';
+import { decideLearnings, undoDecisions } from './store/decisions.js';
 import {
   eventsReached,
   lastJournalSeq,

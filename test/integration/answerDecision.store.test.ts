@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { answerDecision } from '../../electron/node/answerDecision.js';
 import { ledgerPath, type Db } from '../../electron/node/store/db.js';
-import { decideLearnings, insertLearning } from '../../electron/node/store/learnings.js';
+import { insertLearning } from '../../electron/node/store/learnings.js';
+import { decideLearnings } from '../../electron/node/store/decisions.js';
 import { tempLedger } from '../support/ledger.js';
 
 let db: Db;

@@ -14,7 +14,8 @@ import { exportPending, readLearningsFile } from '../../electron/node/exporter.j
 import { learningsFileFor } from '../../electron/node/factory.js';
 import { flushJournal, journalPath, readJournal } from '../../electron/node/journal.js';
 import type { Db } from '../../electron/node/store/db.js';
-import { decideLearnings, insertLearning, undoDecisions, type DecisionResult } from '../../electron/node/store/learnings.js';
+import { insertLearning } from '../../electron/node/store/learnings.js';
+import { decideLearnings, undoDecisions, type DecisionResult } from '../../electron/node/store/decisions.js';
 import { getLearning, LEARNING_COLUMNS } from '../../electron/node/store/learningRows.js';
 import { tempLedger } from '../support/ledger.js';
 

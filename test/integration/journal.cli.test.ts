@@ -10,7 +10,7 @@ import { createDemoFactory } from '../../electron/node/demo.js';
 import { namesIn } from '../../electron/node/factory.js';
 import { journalPath, readJournal } from '../../electron/node/journal.js';
 import { ledgerPath, openDb } from '../../electron/node/store/db.js';
-import { decideLearnings } from '../../electron/node/store/learnings.js';
+import { decideLearnings } from '../../electron/node/store/decisions.js';
 import { jsonIn, runIn } from '../support/cli.js';
 import { helpRequested, proposed, runStarted } from '../support/events.js';
 import { appendEvents, freshFactoryEachTest } from '../support/factory.js';

@@ -11,7 +11,7 @@ import type { Impact, LearningState } from '../../shared/domain.js';
 import { DEFAULT_SETTINGS } from '../../electron/rules/settings.js';
 import { seededRandom } from '../../electron/rules/seededRandom.js';
 import { openDb, type Db } from '../../electron/node/store/db.js';
-import { decideLearnings } from '../../electron/node/store/learnings.js';
+import { decideLearnings } from '../../electron/node/store/decisions.js';
 import { applyProposal } from '../../electron/node/store/proposals.js';
 import { queryLearnings } from '../../electron/node/store/learningQueries.js';
 import { ftsQuery, warmList } from '../../electron/node/store/learningList.js';

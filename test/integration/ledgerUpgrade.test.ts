@@ -20,7 +20,7 @@ import { dailyStats, lastEventAt, listProposals, listRefused, refusalsByRule } f
 import { ledgerPath, openDb, type Db } from '../../electron/node/store/db.js';
 import { learningDetail, queryLearnings } from '../../electron/node/store/learningQueries.js';
 import { ftsQuery } from '../../electron/node/store/learningList.js';
-import { decideLearnings, undoDecisions } from '../../electron/node/store/learnings.js';
+import { decideLearnings, undoDecisions } from '../../electron/node/store/decisions.js';
 import { MIGRATIONS } from '../../electron/node/store/schema.js';
 import { worthALook } from '../../electron/node/store/worth.js';
 import { DEFAULT_SETTINGS } from '../../electron/rules/settings.js';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../electron/rules/settings.js';
 import { listProposals } from '../../electron/node/store/activity.js';
-import { decideLearnings } from '../../electron/node/store/learnings.js';
+import { decideLearnings } from '../../electron/node/store/decisions.js';
 import { applyProposal } from '../../electron/node/store/proposals.js';
 import { tempLedger } from '../support/ledger.js';
 

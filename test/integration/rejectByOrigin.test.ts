@@ -11,7 +11,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../electron/node/store/db.js';
 import { ledgerPath, openDb } from '../../electron/node/store/db.js';
-import { ORIGIN_QUERIES, decideLearnings, originLearnings, undoDecisions } from '../../electron/node/store/learnings.js';
+import { ORIGIN_QUERIES, decideLearnings, originLearnings, undoDecisions } from '../../electron/node/store/decisions.js';
 import { readJournal } from '../../electron/node/journal.js';
 import { jsonIn, runIn } from '../support/cli.js';
 import { proposed, runFinished, runStarted } from '../support/events.js';

@@ -10,7 +10,7 @@ import type { LearningState } from '../../shared/domain.js';
 import { DEFAULT_SETTINGS } from '../../electron/rules/settings.js';
 import { seededRandom } from '../../electron/rules/seededRandom.js';
 import type { Db } from '../../electron/node/store/db.js';
-import { decideLearnings, undoDecisions } from '../../electron/node/store/learnings.js';
+import { decideLearnings, undoDecisions } from '../../electron/node/store/decisions.js';
 import { applyProposal } from '../../electron/node/store/proposals.js';
 import { applyHelpRequested } from '../../electron/node/store/help.js';
 import { applyRunFinished, applyRunStarted, runDetail } from '../../electron/node/store/runs.js';

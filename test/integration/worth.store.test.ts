@@ -8,8 +8,8 @@ import { DEFAULT_SETTINGS } from '../../electron/rules/settings.js';
 import type { Db } from '../../electron/node/store/db.js';
 import { applyProposal } from '../../electron/node/store/proposals.js';
 import { applyRunFinished, applyRunStarted } from '../../electron/node/store/runs.js';
-import { decideLearnings } from '../../electron/node/store/learnings.js';
-import { dismissWorth, worthALook } from '../../electron/node/store/worth.js';
+import { decideLearnings } from '../../electron/node/store/decisions.js';
+import { CHAINS_OF_REDISCOVERY, dismissWorth, worthALook } from '../../electron/node/store/worth.js';
 import { sweep } from '../../electron/node/sweep.js';
 import { tempLedger } from '../support/ledger.js';
 
@@ -218,5 +218,16 @@ describe('worth a look', () => {
     sweep(db, factory, DEFAULT_SETTINGS, new Date(BASE + 400 * 86_400_000));
     expect(db.prepare('SELECT count(*) AS n FROM runs').get()).toEqual({ n: 0 });
     expect(counted()).toEqual(recounted());
+  });
+});
+
+describe('noting a rediscovery stays cheap as the proposal log grows', () => {
+  it('the first proposal of a rediscovered learning is found through the log index by time, never by reading every discovery', () => {
+    const db = ledger();
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${CHAINS_OF_REDISCOVERY}`).all('2026-11-01T00:00:00.000Z', 'lrn_x', 'run_1') as { detail: string }[])
+      .map((row) => row.detail)
+      .join('\n');
+    expect(plan).toMatch(/SEARCH o USING INDEX proposal_log_at/);
+    expect(plan).not.toMatch(/proposal_log_outcome|SCAN o\b/);
   });
 });

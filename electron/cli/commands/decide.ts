@@ -16,7 +16,7 @@ import {
   type ParsedArgs,
 } from '../command.js';
 import { withLedger } from '../ledgerAccess.js';
-import { decideLearnings, undoDecisions, type DecisionResult } from '../../node/store/learnings.js';
+import { decideLearnings, undoDecisions, type DecisionResult } from '../../node/store/decisions.js';
 import { exportPending } from '../../node/exporter.js';
 import type { Db } from '../../node/store/db.js';
 import type { LearningOrigin } from '../../../shared/api.js';

@@ -15,7 +15,7 @@
 import { LEARNING_SORTS, type LearningFilter } from '../../../shared/api.js';
 import type { LearningState } from '../../../shared/domain.js';
 import { queryLearnings, type LearningQuery } from '../../../electron/node/store/learningQueries.js';
-import { decideLearnings } from '../../../electron/node/store/learnings.js';
+import { decideLearnings } from '../../../electron/node/store/decisions.js';
 import type { Db } from '../../../electron/node/store/db.js';
 import { formatCount, mixedSpec, openCopy, percentile, result, timed, type BenchCase } from '../harness.js';
 

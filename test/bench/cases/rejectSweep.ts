@@ -20,7 +20,7 @@
  * Baseline of both sweeps: the same sweep of an empty ledger (the fixed cost), alternated.
  */
 import { answerDecision } from '../../../electron/node/answerDecision.js';
-import { decideLearnings } from '../../../electron/node/store/learnings.js';
+import { decideLearnings } from '../../../electron/node/store/decisions.js';
 import { openDb, ledgerPath, type Db } from '../../../electron/node/store/db.js';
 import { sweep } from '../../../electron/node/sweep.js';
 import type { Settings } from '../../../electron/rules/settings.js';

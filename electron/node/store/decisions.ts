@@ -1,0 +1,268 @@
+/**
+ * A person's decisions on learnings in the ledger: reject, keep and undo, over named learnings,
+ * everything a filter matches, or everything a run or a chain discovered. The rules (which states
+ * a decision applies to, what it sets, what an undo restores) live in `rules/ledger.ts`
+ * (`DECISION_RULES`); this module applies them set-based, records each change in the learning's
+ * history with who and when, and journals it (docs/factory-format.md#the-decisions-journal) so a
+ * restored safety copy loses no decision.
+ */
+import type { Learning, LearningState } from '../../../shared/domain.js';
+import type { LearningOrigin, LearningRef, LearningTarget } from '../../../shared/api.js';
+import { journalDecision, type JournaledLearning, type Replaying } from './journal.js';
+import {
+  DECISION_RULES,
+  SNAPSHOT_FIELDS,
+  isActive,
+  isDecisionSnapshot,
+  undo,
+  type DecisionKind,
+} from '../../rules/ledger.js';
+import type { Db } from './db.js';
+import { stmt } from './statements.js';
+import { LEARNING_COLUMNS, NEXT_CHANGED, toLearning } from './learningRows.js';
+import { inLearningBatch, saveLearning } from './learningWrites.js';
+import { matchingRowidsOf } from './learningList.js';
+import { markExportPending } from './learnings.js';
+
+
+export interface DecisionResult {
+  /** Ids whose state the decision changed. */
+  changed: string[];
+  /** Ids that exist but the decision does not apply to (already rejected, not keepable, nothing to undo). */
+  unchanged: string[];
+  /** Ids that name no learning. */
+  missing: string[];
+  /** Agents whose active set changed. */
+  agents: string[];
+}
+
+export interface DecisionInput {
+  by: string;
+  reason?: string | null | undefined;
+  /** The clock time of the decision (decisions read the clock; events never do). */
+  now: Date;
+}
+
+/**
+ * The learnings discovered in a run, or in any run of a chain (docs/rules.md#a-persons-decisions):
+ * those whose proposal log entry with outcome `new` names that run. Not those only echoed or
+ * rediscovered there: their discovery came from elsewhere, and rejecting a run's bad work must
+ * not take along what other runs found independently. In the order they were discovered. One
+ * query each, through the log's index by run (schema migration 9) and, for a chain, the runs'
+ * index by chain; a discovery whose learning is gone (swept) names nothing. Exported for the test
+ * that holds them to their indexes.
+ */
+export const ORIGIN_QUERIES = {
+  run: `SELECT l.id, l.text, l.state, l.impact FROM proposal_log p JOIN learnings l ON l.id = p.learning_id
+        WHERE p.run = ? AND p.outcome = 'new' ORDER BY p.seq`,
+  // CROSS JOIN keeps the runs first: left to itself the planner reads every discovery of the
+  // whole log (its index by outcome) and looks each one's run up.
+  chain: `SELECT l.id, l.text, l.state, l.impact FROM runs r
+          CROSS JOIN proposal_log p ON p.run = r.run AND p.outcome = 'new' JOIN learnings l ON l.id = p.learning_id
+          WHERE r.chain = ? ORDER BY p.seq`,
+} as const;
+
+/** The learnings of one origin, as the window lists them before rejecting them. */
+export function originLearnings(db: Db, origin: LearningOrigin): LearningRef[] {
+  return 'run' in origin
+    ? (stmt(db, ORIGIN_QUERIES.run).all(origin.run) as LearningRef[])
+    : (stmt(db, ORIGIN_QUERIES.chain).all(origin.chain) as LearningRef[]);
+}
+
+/** The ids a target names; an origin resolves to its learnings now, and is journaled as those ids. */
+function targetIds(db: Db, target: LearningTarget): string[] {
+  if ('ids' in target) return [...new Set(target.ids)];
+  if ('origin' in target) return originLearnings(db, target.origin).map((l) => l.id);
+  return stmt(db, 'SELECT l.id FROM json_each(?) j JOIN learnings l ON l.rowid = j.value ORDER BY j.key')
+    .all(JSON.stringify(matchingRowidsOf(db, target.filter)))
+    .map((row) => (row as { id: string }).id);
+}
+
+function loadMany(db: Db, ids: string[]): Map<string, Learning> {
+  const rows = stmt(db, `SELECT ${LEARNING_COLUMNS} FROM learnings WHERE id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids));
+  return new Map(rows.map(toLearning).map((l) => [l.id, l]));
+}
+
+/** The fields a decision sets, in SQL, from the rule's table (`DECISION_RULES`). */
+function decisionSets(kind: DecisionKind): string {
+  const rule = DECISION_RULES[kind];
+  return [
+    `state = '${rule.to}'`,
+    ...(rule.clearsLapse ? ['lapsed_at = NULL'] : []),
+    'decided_by = @by, decided_at = @at, reason = @reason',
+    `changed = ${NEXT_CHANGED}`,
+  ].join(', ');
+}
+
+/** The learning's {@link DecisionSnapshot} as JSON, built in SQL from `SNAPSHOT_FIELDS`: what `snapshotOf` gives. */
+const SNAPSHOT_JSON = `json_object(${SNAPSHOT_FIELDS.map((field) => `'${field}', l.${field}`).join(', ')})`;
+
+/**
+ * Rejects or keeps learnings, a person's decision: journaled (store/journal.ts) in the same
+ * transaction, by the ids it changed, so that made again from the journal it changes the same.
+ *
+ * Why set-based. A person rejects ten thousand learnings at once from the window, and the toast
+ * waits for it (issue 9: ≤ 300 ms with the export files). Decided one learning at a time, with
+ * a row read, a history insert and a snapshot per learning, that took over a second. So the
+ * history lines with their undo snapshots and the change of the learnings are each one statement,
+ * built from the same `DECISION_RULES` and `SNAPSHOT_FIELDS` that `decide` and `snapshotOf` apply
+ * to one learning (test/integration/bulkDecisions.store.test.ts holds the two to the same
+ * outcome). History lines keep the order of the ids, as before. A decision is a transaction of
+ * its own, never inside an ingest batch (learningWrites.ts), so it writes the ledger directly.
+ *
+ * The ids are looked up once, by one read that also takes what the journal line and the export
+ * marks need (agent, text, state before); the two writes then reach the rows by rowid. Each
+ * lookup by id (its index, then the row) was about a tenth of a 10,000-learning reject, and the
+ * three statements each made it, with a RETURNING of the journal's fields on top.
+ *
+ * Only agents whose active learnings changed are marked for export: rejecting a lapsed learning
+ * changes nothing a run is given (docs/factory-format.md: the file is re-written after every
+ * change to the agent's active learnings).
+ */
+export function decideLearnings(
+  db: Db,
+  kind: DecisionKind,
+  target: LearningTarget,
+  input: DecisionInput,
+  replaying?: Replaying,
+): DecisionResult {
+  const by = input.by.trim();
+  if (by === '') throw new Error('a decision needs the name of the person making it');
+  const at = input.now.toISOString();
+  const reason = input.reason?.trim() ? input.reason.trim() : null;
+  const rule = DECISION_RULES[kind];
+  return db.transaction((): DecisionResult => {
+    const ids = targetIds(db, target);
+    const applies = `l.state IN (${rule.from.map((state) => `'${state}'`).join(', ')})`;
+    // The one lookup by id: the rows the decision applies to, with what the journal and the
+    // export marks need. Raw rows from a statement of its own (raw mode sticks to a statement).
+    // eslint-disable-next-line no-restricted-properties -- raw mode, see above
+    const rows = db.prepare(`SELECT l.id, l.rowid, l.agent, l.text, l.state FROM json_each(?) j JOIN learnings l ON l.id = j.value WHERE ${applies}`)
+      .raw()
+      .all(JSON.stringify(ids)) as [string, number, string, string, LearningState][];
+    const found = new Map(rows.map((row) => [row[0], row]));
+    const changing = ids.filter((id) => found.has(id));
+    const params = { rowids: JSON.stringify(changing.map((id) => found.get(id)![1])), at, kind: kind === 'reject' ? 'rejected' : 'kept', by, reason, after: rule.to };
+    // The history lines first, while the rows still hold the fields their undo snapshots keep;
+    // straight into the table in the ledger's codes, as addHistory writes them.
+    stmt(
+      db,
+      `INSERT INTO learning_changes (learning_rowid, at, kind, by, reason, state_before, state_after, undo)
+       SELECT l.rowid, @at, k.code, @by, nullif(@reason, k.usual_reason), b.code, a.code, ${SNAPSHOT_JSON}
+       FROM json_each(@rowids) j JOIN learnings l ON l.rowid = j.value
+         JOIN history_kinds k ON k.name = @kind JOIN learning_states b ON b.name = l.state JOIN learning_states a ON a.name = @after
+       ORDER BY j.key`,
+    ).run(params);
+    stmt(db, `UPDATE learnings SET ${decisionSets(kind)} WHERE rowid IN (SELECT value FROM json_each(@rowids))`).run(params);
+    const rest = ids.filter((id) => !found.has(id));
+    const known = new Set(
+      rest.length === 0 ? [] : stmt(db, 'SELECT id FROM learnings WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(rest)).map((row) => (row as { id: string }).id),
+    );
+    const result: DecisionResult = { changed: [], unchanged: [], missing: [], agents: [] };
+    const agents = new Set<string>();
+    const journaled: JournaledLearning[] = [];
+    for (const id of ids) {
+      const row = found.get(id);
+      if (row) {
+        const [, , agent, text, before] = row;
+        result.changed.push(id);
+        journaled.push({ id, agent, text });
+        if (isActive(before) || isActive(rule.to)) agents.add(agent);
+      } else (known.has(id) ? result.unchanged : result.missing).push(id);
+    }
+    result.agents = [...agents].sort();
+    markExportPending(db, result.agents);
+    if (journaled.length > 0) journalDecision(db, { what: kind, at, by, learnings: journaled, reason }, replaying);
+    return result;
+  }).immediate();
+}
+
+/** A decision's history line, as undo reads it. */
+interface DecisionLine {
+  kind: string;
+  state_after: string;
+  undo: string | null;
+}
+
+/** An undo's history line: learning id, state before, state after, reason. */
+type UndoneLine = [string, LearningState, LearningState, string];
+
+/** The decision history lines (rejected, kept, undone) of each learning, newest first: one query for all of them. */
+function decisionHistories(db: Db, ids: readonly string[]): Map<string, DecisionLine[]> {
+  const rows = stmt(
+    db,
+    `SELECT learning_id, kind, state_after, undo FROM learning_history
+     WHERE learning_id IN (SELECT value FROM json_each(?)) AND kind IN ('rejected', 'kept', 'undone') ORDER BY learning_id, seq DESC`,
+  ).all(JSON.stringify(ids)) as (DecisionLine & { learning_id: string })[];
+  const byLearning = new Map<string, DecisionLine[]>();
+  for (const row of rows) {
+    let lines = byLearning.get(row.learning_id);
+    if (!lines) byLearning.set(row.learning_id, (lines = []));
+    lines.push(row);
+  }
+  return byLearning;
+}
+
+/**
+ * Undoes the last rejection or keep of each learning: it gets back exactly the fields that
+ * decision overwrote. Undos stack: a second undo reaches the decision before the one undone.
+ * A decision is undone only while the learning is still in the state it left it in. Journaled as
+ * `decideLearnings` is. Undoing a bulk decision reads the decision histories of all its learnings
+ * in one query and writes its history lines in one statement, as the decision did.
+ */
+export function undoDecisions(db: Db, ids: readonly string[], input: DecisionInput, replaying?: Replaying): DecisionResult {
+  const by = input.by.trim();
+  if (by === '') throw new Error('an undo needs the name of the person making it');
+  const at = input.now.toISOString();
+  return db.transaction((): DecisionResult => inLearningBatch(db, () => {
+    const result: DecisionResult = { changed: [], unchanged: [], missing: [], agents: [] };
+    const agents = new Set<string>();
+    const journaled: JournaledLearning[] = [];
+    const unique = [...new Set(ids)];
+    const found = loadMany(db, unique);
+    const decisions = decisionHistories(db, unique);
+    const lines: UndoneLine[] = [];
+    for (const id of unique) {
+      const current = found.get(id);
+      if (!current) {
+        result.missing.push(id);
+        continue;
+      }
+      let pending = 0;
+      let target: DecisionLine | undefined;
+      for (const row of decisions.get(id) ?? []) {
+        if (row.kind === 'undone') pending++;
+        else if (pending > 0) pending--;
+        else {
+          target = row;
+          break;
+        }
+      }
+      const snapshot = target?.undo ? (JSON.parse(target.undo) as unknown) : null;
+      if (!target || target.state_after !== current.state || !isDecisionSnapshot(snapshot)) {
+        result.unchanged.push(id);
+        continue;
+      }
+      const after = undo(current, snapshot);
+      saveLearning(db, after, current);
+      lines.push([id, current.state, after.state, `undid the ${target.kind === 'rejected' ? 'rejection' : 'keep'}`]);
+      result.changed.push(id);
+      journaled.push({ id, agent: current.agent, text: current.text });
+      agents.add(current.agent);
+    }
+    if (lines.length > 0) {
+      stmt(
+        db,
+        `INSERT INTO learning_changes (learning_rowid, at, kind, by, reason, state_before, state_after)
+         SELECT l.rowid, @at, k.code, @by, nullif(j.value ->> 3, k.usual_reason), b.code, a.code
+         FROM json_each(@lines) j JOIN learnings l ON l.id = j.value ->> 0 JOIN history_kinds k ON k.name = 'undone'
+           JOIN learning_states b ON b.name = j.value ->> 1 JOIN learning_states a ON a.name = j.value ->> 2
+         ORDER BY j.key`,
+      ).run({ at, by, lines: JSON.stringify(lines) });
+    }
+    result.agents = [...agents].sort();
+    markExportPending(db, result.agents);
+    if (journaled.length > 0) journalDecision(db, { what: 'undo', at, by, learnings: journaled }, replaying);
+    return result;
+  })).immediate();
+}
