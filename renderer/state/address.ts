@@ -1,11 +1,13 @@
 /**
  * Keeps the address and the views in step (docs/window.md#the-address): what the Learnings list
- * shows (filter, sort, search, the open learning) and the request in view in Needs you are
+ * shows (filter, sort, search, the open learning), what the Runs view is narrowed by (agent,
+ * outcome, workflow, the id searched) and the request in view in Needs you are
  * written into the current history entry as they change, and read back from it on load, on a
  * pasted link and on Back / Forward. Without this a reload loses the view and a view cannot be
  * linked. The host's token never enters: these are hash parameters, written by `href` alone.
  */
 import { QUERY_PARAMS, queryFromParams, queryParams, type LearningsState } from './learnings.js';
+import { RUNS_PARAMS, runsFilterFromParams, runsParams } from './runs.js';
 import type { Stores } from './stores.js';
 
 /** The Learnings parameters: the query, and `id`, the learning open in the detail panel. */
@@ -16,16 +18,23 @@ function learningsParams(state: LearningsState): Record<string, string | undefin
 }
 
 export function wireAddress(stores: Stores): () => void {
-  const { nav, learnings, help } = stores;
+  const { nav, learnings, help, runs } = stores;
 
   function toAddress(): void {
-    const view = nav.getState().route.view;
+    const { view, params } = nav.getState().route;
     if (view === 'learnings') nav.getState().replace(learningsParams(learnings.getState()));
     else if (view === 'needs') nav.getState().replace({ request: help.getState().selectedId ?? undefined });
+    // The run or chain in view is the address's own (links name them); the filters are the view's.
+    else if (view === 'runs') nav.getState().replace({ run: params.run, chain: params.chain, ...runsParams(runs.getState()) });
   }
 
   function fromAddress(): void {
     const { view, params } = nav.getState().route;
+    if (view === 'runs') {
+      if (!RUNS_PARAMS.some((key) => params[key] !== undefined)) toAddress();
+      else runs.getState().applyFilter(runsFilterFromParams(params));
+      return;
+    }
     if (view !== 'learnings') {
       if (view === 'needs' && !params.request) toAddress();
       return;
@@ -52,6 +61,9 @@ export function wireAddress(stores: Stores): () => void {
     }),
     help.subscribe((s, prev) => {
       if (s.selectedId !== prev.selectedId) toAddress();
+    }),
+    runs.subscribe((s, prev) => {
+      if (s.agent !== prev.agent || s.outcome !== prev.outcome || s.workflow !== prev.workflow || s.search !== prev.search) toAddress();
     }),
   ];
   return () => {

@@ -1,7 +1,7 @@
 /** Runs and chains: finding runs, what each was given and did, chain links. */
 import { createStore } from 'zustand/vanilla';
 import type { CallInput, CallOutput, DeskApi, RunOutcomeFilter } from '../../shared/api.js';
-import type { Chain, Run } from '../../shared/domain.js';
+import { RUN_OUTCOMES, type Chain, type Run } from '../../shared/domain.js';
 import { messageOf } from './errors.js';
 
 export type RunDetail = CallOutput<'runs.detail'>;
@@ -16,6 +16,23 @@ export interface RunsFilter {
 }
 
 const NO_FILTER: RunsFilter = { agent: '', outcome: '', workflow: '', search: '' };
+
+/** What a runs listing can be narrowed to by outcome: one of the outcomes, or still running. */
+export const OUTCOME_FILTERS: readonly RunOutcomeFilter[] = [...RUN_OUTCOMES, 'running'];
+
+/** The address parameters of the Runs view's filters (docs/window.md#the-address). */
+export const RUNS_PARAMS = ['agent', 'outcome', 'workflow', 'q'] as const;
+
+/** A filter as address parameters: only the parts given. */
+export function runsParams(f: RunsFilter): Record<(typeof RUNS_PARAMS)[number], string | undefined> {
+  return { agent: f.agent || undefined, outcome: f.outcome || undefined, workflow: f.workflow || undefined, q: f.search || undefined };
+}
+
+/** A filter read back from the address; an outcome that is not one is ignored, not fatal. */
+export function runsFilterFromParams(params: Record<string, string>): RunsFilter {
+  const outcome = (OUTCOME_FILTERS as readonly string[]).includes(params.outcome ?? '') ? (params.outcome as RunOutcomeFilter) : '';
+  return { agent: params.agent ?? '', outcome, workflow: params.workflow ?? '', search: params.q ?? '' };
+}
 
 export interface RunsState extends RunsFilter {
   runs: Run[];
@@ -34,6 +51,8 @@ export interface RunsState extends RunsFilter {
   more(which: 'runs' | 'chains'): void;
   setAgent(agent: string): void;
   setFilter(patch: Partial<RunsFilter>): void;
+  /** Takes a whole filter (from the address), reading the listings again only when it differs. */
+  applyFilter(filter: RunsFilter): void;
   load(): Promise<void>;
   openRun(run: string | null): Promise<void>;
   loadDetail(): Promise<void>;
@@ -79,6 +98,11 @@ export function createRunsStore(api: DeskApi) {
     setFilter(patch) {
       set(patch);
       void get().load();
+    },
+    applyFilter(filter) {
+      const now = get();
+      if (now.agent === filter.agent && now.outcome === filter.outcome && now.workflow === filter.workflow && now.search === filter.search) return;
+      get().setFilter(filter);
     },
     async load() {
       const { runsLimit, chainsLimit } = get();

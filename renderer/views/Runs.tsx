@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { LearningOrigin, LearningRef, RunOutcomeFilter } from '../../shared/api.js';
-import { RUN_OUTCOMES } from '../../shared/domain.js';
+import type { LearningOrigin, LearningRef } from '../../shared/api.js';
 import { DataTable, ShowMore } from '../components/DataTable.js';
 import { useActor } from '../components/ActingAs.js';
 import { Dialog } from '../components/Dialog.js';
@@ -11,8 +10,8 @@ import { count, formatFlags, plural, runsLeft } from '../lib/format.js';
 import { messageOf } from '../state/errors.js';
 import { useSlice, useStores } from '../state/context.js';
 import { href } from '../state/nav.js';
+import { OUTCOME_FILTERS } from '../state/runs.js';
 
-const OUTCOME_FILTERS: readonly RunOutcomeFilter[] = [...RUN_OUTCOMES, 'running'];
 
 /** An origin to reject, and the words that name it in the confirmation: "run run_01…". */
 interface OriginAsked {

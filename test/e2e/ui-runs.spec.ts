@@ -43,6 +43,25 @@ test.describe('runs & chains', () => {
     expect(new Set(agents)).toEqual(new Set(['builder']));
   });
 
+  test('the runs filters are in the address: a reload keeps them, and an outcome that is not one is ignored', async ({ page, desk }) => {
+    await openDesk(page, desk, 'runs');
+    await expect(runsTable(page).locator('tbody tr').first()).toBeVisible();
+    await page.getByRole('button', { name: 'Show failed runs' }).click();
+    await page.getByLabel('Agent').selectOption('builder');
+    await expect.poll(() => page.evaluate(() => window.location.hash)).toMatch(/[?&]outcome=failed\b/);
+    expect(await page.evaluate(() => window.location.hash)).toMatch(/[?&]agent=builder\b/);
+
+    await page.reload();
+    const both = await call(page, 'runs.list', { outcome: 'failed', agent: 'builder', limit: 1 });
+    await expect(page.getByLabel('Outcome')).toHaveValue('failed');
+    await expect(page.getByLabel('Agent')).toHaveValue('builder');
+    await expect(page.getByRole('heading', { name: `Runs (${both.total})` })).toBeVisible();
+
+    await page.evaluate(() => (window.location.hash = '#/runs?outcome=exploded&agent=builder'));
+    await expect(page.getByLabel('Outcome')).toHaveValue('');
+    await expect(page.getByLabel('Agent')).toHaveValue('builder');
+  });
+
   test('a run is found by its id or the first characters of it, or by a chain or help request id', async ({ page, desk }) => {
     await openDesk(page, desk, 'runs');
     await expect(runsTable(page).locator('tbody tr').first()).toBeVisible();
