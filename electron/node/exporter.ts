@@ -7,21 +7,23 @@
  * transaction as the change, and cleared only after the file is written, so a crash in between
  * leaves the mark and the next export catches up.
  */
+import type { z } from 'zod';
 import type { NextRun } from '../../shared/api.js';
-import type { Impact, Learning, LearningState } from '../../shared/domain.js';
+import { Learning } from '../../shared/domain.js';
 import { compareForRun } from '../rules/ledger.js';
 import { isAgentName } from '../rules/events.js';
 import type { Db } from './store/db.js';
 import { fsyncFolder, writeFileAtomic } from './atomicFile.js';
 import { factoryPaths, learningsFileFor } from './factory.js';
 import { stmt } from './store/statements.js';
+import { rowReader } from './store/rowCheck.js';
 
-export interface ExportedLearning {
-  id: string;
-  text: string;
-  state: LearningState;
-  impact: Impact;
-}
+/** What a run is told of a learning: a part of the one Learning schema. */
+const ExportedLearning = Learning.pick({ id: true, text: true, state: true, impact: true });
+export type ExportedLearning = z.infer<typeof ExportedLearning>;
+
+/** A row of the run order, with what the rule sorts by: checked by its schema (store/rowCheck.ts). */
+const toRunOrderRow = rowReader(ExportedLearning.extend({ agent: Learning.shape.agent, last_at: Learning.shape.last_at }), (row) => `learning ${String(row.id)}`);
 
 export interface LearningsFile {
   agent: string;
@@ -51,7 +53,7 @@ export function activeForRuns(db: Db, agents: readonly string[], maxPerRun: numb
        SELECT agent, id, text, state, impact, last_at, row_number() OVER (PARTITION BY agent ORDER BY ${RUN_ORDER_SQL}) AS place
        FROM learnings WHERE agent IN (SELECT value FROM json_each(?)) AND ${GIVEN_STATES_SQL})
      WHERE place <= ?`,
-  ).all(JSON.stringify(agents), Math.max(0, maxPerRun)) as Array<ExportedLearning & { agent: string; last_at: string }>;
+  ).all(JSON.stringify(agents), Math.max(0, maxPerRun)).map(toRunOrderRow);
   const byAgent = new Map(agents.map((agent) => [agent, [] as typeof rows]));
   for (const row of rows) byAgent.get(row.agent)!.push(row);
   // The SQL order is the rule's order; sorting again with the rule keeps the two from drifting.

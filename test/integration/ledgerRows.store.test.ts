@@ -11,6 +11,7 @@ import { saveLearning } from '../../electron/node/store/learningWrites.js';
 import { RUN_FIELDS, applyRunStarted, listRuns } from '../../electron/node/store/runs.js';
 import { applyHelpRequested, getHelp, listHelp } from '../../electron/node/store/help.js';
 import { listProposals } from '../../electron/node/store/activity.js';
+import { activeForRun } from '../../electron/node/exporter.js';
 import { seededRandom } from '../../electron/rules/seededRandom.js';
 import type { Db } from '../../electron/node/store/db.js';
 import { tempLedger } from '../support/ledger.js';
@@ -88,6 +89,13 @@ describe('a row that does not fit its record is refused at the read, in one line
     insertLearning(db, provisionalLearning({ id: 'lrn_1', text: 'Run the linter before pushing' }));
     db.prepare(`UPDATE learnings SET runs_left = 'many' WHERE id = 'lrn_1'`).run();
     expect(() => getLearning(db, 'lrn_1')).toThrow(/^the ledger's learning lrn_1 does not check out: runs_left: [^\n]+$/);
+  });
+
+  it('a learning on its way to a run: the export stops rather than tell a run a field it cannot trust', () => {
+    insertLearning(db, provisionalLearning({ id: 'lrn_1', text: 'Run the linter before pushing' }));
+    expect(activeForRun(db, 'builder', 25).map((l) => l.id)).toEqual(['lrn_1']);
+    db.prepare(`UPDATE learnings SET text = x'6869' WHERE id = 'lrn_1'`).run();
+    expect(() => activeForRun(db, 'builder', 25)).toThrow(/^the ledger's learning lrn_1 does not check out: text: [^\n]+$/);
   });
 
   it('a run whose stored flags are not JSON', () => {
