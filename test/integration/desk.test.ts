@@ -64,7 +64,9 @@ describe('the Desk', () => {
       const files = (await value('activity.refusedFiles', {})) as unknown as { file: string; reason: string }[];
       return files.length === 1 ? files : undefined;
     }, 'the rewritten file is refused');
-    expect(refused[0]!.reason).toContain('the bytes before the');
+    // The watcher may look between the truncate and the write (the file then reads as shorter than
+    // what was read) or after it (the bytes before the offset differ): both refuse the rewrite.
+    expect(refused[0]!.reason).toMatch(/the bytes before the|shorter than the \d+ already read/);
     expect((await value('desk.info', {})).watcher.error).toContain(`${refused[0]!.file} is refused`);
     expect((await value('runs.list', {})).total).toBe(2);
 
