@@ -11,6 +11,7 @@ import { applyRunFinished, applyRunStarted } from '../../electron/node/store/run
 import { decideLearnings } from '../../electron/node/store/decisions.js';
 import { CHAINS_OF_REDISCOVERY, dismissWorth, worthALook } from '../../electron/node/store/worth.js';
 import { sweep } from '../../electron/node/sweep.js';
+import { learningDetail } from '../../electron/node/store/learningQueries.js';
 import { tempLedger } from '../support/ledger.js';
 
 const ledgers: { remove(): void }[] = [];
@@ -218,6 +219,19 @@ describe('worth a look', () => {
     sweep(db, factory, DEFAULT_SETTINGS, new Date(BASE + 400 * 86_400_000));
     expect(db.prepare('SELECT count(*) AS n FROM runs').get()).toEqual({ n: 0 });
     expect(counted()).toEqual(recounted());
+  });
+});
+
+describe('a learning\'s evidence in its detail', () => {
+  it('counts the finished runs given the learning and its agent\'s finished runs, with their successes, not the unfinished ones', () => {
+    const db = ledger();
+    const id = failingLearning(db);
+    run(db, 'builder', [id], null);
+    const detail = learningDetail(db, id, DEFAULT_SETTINGS.learnings.max_per_run)!;
+    expect([detail.given.runs, detail.given.succeeded]).toEqual([10, 1]);
+    expect([detail.agent_overall.runs, detail.agent_overall.succeeded]).toEqual([30, 20]);
+    const fresh = propose(db, 'builder', 'the staging bucket is emptied every sunday night');
+    expect(learningDetail(db, fresh, DEFAULT_SETTINGS.learnings.max_per_run)!.given).toMatchObject({ runs: 0, succeeded: 0 });
   });
 });
 

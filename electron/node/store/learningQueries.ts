@@ -86,17 +86,18 @@ export function learningDetail(db: Db, id: string, maxPerRun: number): LearningD
      WHERE learning_id = ? ORDER BY seq`,
   ).all(id)
     .map(toHistoryEntry);
-  const given = stmt(
+  // From the counts the ledger keeps as runs finish (schema migration 10, kept by triggers),
+  // as Worth a look reads them: counting run_given joined with runs here read every run the
+  // learning was given, for every detail opened.
+  const none = { runs: 0, succeeded: 0 };
+  const given = (stmt(
     db,
-    `SELECT count(*) AS runs, sum(r.outcome = 'succeeded') AS succeeded
-     FROM run_given g JOIN runs r ON r.seq = g.run_seq
-     WHERE g.learning_rowid = (SELECT rowid FROM learnings WHERE id = ?) AND r.finished_at IS NOT NULL`,
-  ).get(id) as { runs: number; succeeded: number | null };
-  const overall = stmt(
-    db,
-    `SELECT count(*) AS runs, sum(outcome = 'succeeded') AS succeeded
-     FROM runs WHERE agent = ? AND finished_at IS NOT NULL`,
-  ).get(learning.agent) as { runs: number; succeeded: number | null };
+    'SELECT runs, succeeded FROM learning_run_counts WHERE learning_rowid = (SELECT rowid FROM learnings WHERE id = ?)',
+  ).get(id) ?? none) as { runs: number; succeeded: number };
+  const overall = (stmt(db, 'SELECT runs, succeeded FROM agent_run_counts WHERE agent = ?').get(learning.agent) ?? none) as {
+    runs: number;
+    succeeded: number;
+  };
   const runs = stmt(
     db,
     `SELECT ${columnList(RUN_FIELDS, 'r')}
