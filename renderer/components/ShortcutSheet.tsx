@@ -1,7 +1,6 @@
 import { SHORTCUTS } from '../lib/shortcuts.js';
 import { Dialog } from './Dialog.js';
-
-const MODIFIERS = new Set(['Shift', 'Ctrl/⌘']);
+import { Keys } from './Keys.js';
 
 export function ShortcutSheet({ onClose }: { onClose: () => void }) {
   return (
@@ -18,12 +17,7 @@ export function ShortcutSheet({ onClose }: { onClose: () => void }) {
           {SHORTCUTS.map((s) => (
             <tr key={s.id} data-shortcut={s.id}>
               <td>
-                {s.keys.map((k, i) => (
-                  <span key={k}>
-                    {i > 0 && (MODIFIERS.has(s.keys[0]!) ? ' + ' : ' ')}
-                    <kbd>{k}</kbd>
-                  </span>
-                ))}
+                <Keys shortcut={s} />
               </td>
               <td>{s.label}</td>
             </tr>

@@ -1,10 +1,10 @@
 import { useEffect } from 'react';
-import { SHORTCUTS } from '../lib/shortcuts.js';
+import { shortcutKeys } from '../lib/shortcuts.js';
 import { useSlice, useStores } from '../state/context.js';
 import { undoToast } from './learnings/actions.js';
 
 /** The key that undoes, as the sheet shows it: the toast names the same key the handler hears. */
-const UNDO_KEY = SHORTCUTS.find((s) => s.id === 'undo')!.keys[0]!;
+const UNDO_KEY = shortcutKeys('undo');
 
 /** The last decision, with Undo (button or key), for at least ten seconds (fifteen by default). */
 export function UndoToast() {

@@ -143,6 +143,14 @@ export const SHORTCUTS: readonly Shortcut[] = [
   },
 ];
 
+/**
+ * The keys of a shortcut as one string ("u", "Shift+r"), for `aria-keyshortcuts` and hints: a
+ * button names the key its handler hears, read from the same list.
+ */
+export function shortcutKeys(id: ShortcutId): string {
+  return SHORTCUTS.find((s) => s.id === id)!.keys.join('+');
+}
+
 export interface KeyPress {
   key: string;
   ctrlKey: boolean;

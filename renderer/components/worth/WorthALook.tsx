@@ -1,16 +1,12 @@
 import { useEffect } from 'react';
 import type { WorthEntry } from '../../../shared/api.js';
 import { plural } from '../../lib/format.js';
-import { SHORTCUTS, type ShortcutId } from '../../lib/shortcuts.js';
+import { shortcutKeys } from '../../lib/shortcuts.js';
 import { useSlice, useStores } from '../../state/context.js';
 import { href } from '../../state/nav.js';
 import { ConfirmDialog } from '../ConfirmDialog.js';
+import { Keys } from '../Keys.js';
 import { dismissEntry, keepEntry, rejectEntry } from './actions.js';
-
-/** The keys of a shortcut as the sheet writes them ("Shift+r"), for the buttons' hints. */
-function keysOf(id: ShortcutId): string {
-  return SHORTCUTS.find((s) => s.id === id)?.keys.join('+') ?? '';
-}
 
 function Entry({ entry, current, onPick }: { entry: WorthEntry; current: boolean; onPick: () => void }) {
   const stores = useStores();
@@ -31,15 +27,15 @@ function Entry({ entry, current, onPick }: { entry: WorthEntry; current: boolean
         ))}
       </ul>
       <div className="worth-actions">
-        <button type="button" className="danger" onClick={() => stores.worth.getState().confirmReject(entry)} aria-keyshortcuts={keysOf('worth-reject')}>
+        <button type="button" className="danger" onClick={() => stores.worth.getState().confirmReject(entry)} aria-keyshortcuts={shortcutKeys('worth-reject')}>
           Reject
         </button>
         {keepable && (
-          <button type="button" onClick={() => void keepEntry(stores, entry)} aria-keyshortcuts={keysOf('worth-keep')}>
+          <button type="button" onClick={() => void keepEntry(stores, entry)} aria-keyshortcuts={shortcutKeys('worth-keep')}>
             Keep
           </button>
         )}
-        <button type="button" onClick={() => void dismissEntry(stores, entry)} aria-keyshortcuts={keysOf('worth-dismiss')}>
+        <button type="button" onClick={() => void dismissEntry(stores, entry)} aria-keyshortcuts={shortcutKeys('worth-dismiss')}>
           Dismiss
         </button>
       </div>
@@ -75,8 +71,8 @@ export function WorthALook() {
         Worth a look ({total > entries.length ? `${entries.length} of ${total}` : entries.length})
       </h2>
       <p className="muted worth-hint">
-        What the evidence singles out; nothing here changes by itself. <kbd>w</kbd> next, <kbd>Shift</kbd>+<kbd>r</kbd> reject,{' '}
-        <kbd>Shift</kbd>+<kbd>e</kbd> keep, <kbd>Shift</kbd>+<kbd>d</kbd> dismiss until the evidence changes.
+        What the evidence singles out; nothing here changes by itself. <Keys id="worth-next" /> next, <Keys id="worth-reject" /> reject,{' '}
+        <Keys id="worth-keep" /> keep, <Keys id="worth-dismiss" /> dismiss until the evidence changes.
       </p>
       {error && (
         <p role="alert" className="error-text">
