@@ -58,6 +58,14 @@ export default tseslint.config(
           message: 'Use stmt(db, sql) (store/statements.ts). A statement switched into raw/pluck mode needs its own prepare: disable this rule on that line and say why.',
         },
       ],
+      // A mode switched on a cached statement sticks to it for every later caller of the same SQL.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name=/^(pluck|raw|expand)$/][callee.object.callee.name='stmt']",
+          message: 'A cached statement (stmt) must not be switched into pluck/raw/expand mode: map the rows, or prepare a statement of its own.',
+        },
+      ],
     },
   },
   {

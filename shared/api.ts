@@ -13,6 +13,7 @@
 import { z } from 'zod';
 import {
   Chain,
+  DecisionKind,
   Flags,
   HelpRequest,
   HistoryEntry,
@@ -109,8 +110,6 @@ export const NextRun = z.discriminatedUnion('place', [
 ]);
 export type NextRun = z.infer<typeof NextRun>;
 
-/** A person's decision over learnings, as the window offers it. */
-export const DecisionKind = z.enum(['reject', 'keep']);
 
 /**
  * A learning the evidence singles out for a person's eye (docs/rules.md#worth-a-look), with one

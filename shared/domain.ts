@@ -30,6 +30,10 @@ export const HELP_CATEGORIES = [
 export const HelpCategory = z.enum(HELP_CATEGORIES);
 export type HelpCategory = z.infer<typeof HelpCategory>;
 
+/** A person's decisions on learnings (docs/rules.md#a-persons-decisions); undo is their taking back. */
+export const DecisionKind = z.enum(['reject', 'keep']);
+export type DecisionKind = z.infer<typeof DecisionKind>;
+
 export const RUN_OUTCOMES = ['succeeded', 'failed', 'stopped'] as const;
 export const RunOutcome = z.enum(RUN_OUTCOMES);
 export type RunOutcome = z.infer<typeof RunOutcome>;

@@ -10,13 +10,14 @@
 import type { z } from 'zod';
 import type { NextRun } from '../../shared/api.js';
 import { Learning } from '../../shared/domain.js';
-import { compareForRun } from '../rules/ledger.js';
+import { compareForRun, isActive } from '../rules/ledger.js';
 import { isAgentName } from '../rules/events.js';
 import type { Db } from './store/db.js';
 import { fsyncFolder, writeFileAtomic } from './atomicFile.js';
 import { factoryPaths, learningsFileFor } from './factory.js';
 import { stmt } from './store/statements.js';
 import { rowReader } from './store/rowCheck.js';
+import { ACTIVE_SQL } from './store/learningRows.js';
 
 /** What a run is told of a learning: a part of the one Learning schema. */
 const ExportedLearning = Learning.pick({ id: true, text: true, state: true, impact: true });
@@ -38,8 +39,6 @@ export interface LearningsFile {
  * reads; a second spelling could drift and show "rank 4" for a learning the run never sees.
  */
 const RUN_ORDER_SQL = `CASE state WHEN 'confirmed' THEN 0 ELSE 1 END, CASE impact WHEN 'high' THEN 0 WHEN 'medium' THEN 1 ELSE 2 END, last_at DESC, id ASC`;
-/** The states a run is given (docs/rules.md#learnings): lapsed and rejected learnings are not. */
-const GIVEN_STATES_SQL = `state IN ('confirmed', 'provisional')`;
 
 /**
  * The learnings a run of each of `agents` is given now, in order, at most `maxPerRun` each: one
@@ -51,7 +50,7 @@ export function activeForRuns(db: Db, agents: readonly string[], maxPerRun: numb
     db,
     `SELECT agent, id, text, state, impact, last_at FROM (
        SELECT agent, id, text, state, impact, last_at, row_number() OVER (PARTITION BY agent ORDER BY ${RUN_ORDER_SQL}) AS place
-       FROM learnings WHERE agent IN (SELECT value FROM json_each(?)) AND ${GIVEN_STATES_SQL})
+       FROM learnings WHERE agent IN (SELECT value FROM json_each(?)) AND ${ACTIVE_SQL})
      WHERE place <= ?`,
   ).all(JSON.stringify(agents), Math.max(0, maxPerRun)).map(toRunOrderRow);
   const byAgent = new Map(agents.map((agent) => [agent, [] as typeof rows]));
@@ -71,13 +70,13 @@ export function activeForRun(db: Db, agent: string, maxPerRun: number): Exported
  * (docs/window.md#learnings): it answers "why did the run not see this?" without opening files.
  */
 export function nextRunPlace(db: Db, learning: Pick<Learning, 'id' | 'agent' | 'state'>, maxPerRun: number): NextRun {
-  if (learning.state === 'lapsed' || learning.state === 'rejected') return { place: 'not_given', state: learning.state };
+  if (!isActive(learning.state)) return { place: 'not_given', state: learning.state };
   const cap = Math.max(0, maxPerRun);
   const row = stmt(
     db,
     `SELECT place, total FROM (
        SELECT id, row_number() OVER (ORDER BY ${RUN_ORDER_SQL}) AS place, count(*) OVER () AS total
-       FROM learnings WHERE agent = ? AND ${GIVEN_STATES_SQL})
+       FROM learnings WHERE agent = ? AND ${ACTIVE_SQL})
      WHERE id = ?`,
   ).get(learning.agent, learning.id) as { place: number; total: number } | undefined;
   if (!row) throw new Error(`learning ${learning.id} of ${learning.agent} is ${learning.state} but not among its agent's given learnings`);

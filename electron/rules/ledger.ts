@@ -14,7 +14,7 @@
  *   run that did not see a learning is no evidence against it.
  */
 import { z } from 'zod';
-import { Learning as LearningSchema, type Impact, type Learning, type LearningState } from '../../shared/domain.js';
+import { Learning as LearningSchema, type DecisionKind, type Impact, type Learning, type LearningState } from '../../shared/domain.js';
 import { humanDay } from './time.js';
 import { wilsonInterval, Z_95 } from './worth.js';
 
@@ -44,10 +44,12 @@ export type ProposalDecision =
   | { outcome: 'rediscovery' | 'confirmed'; learning: Learning; before: Learning }
   | { outcome: 'new'; learning: Learning };
 
-const ACTIVE: ReadonlySet<LearningState> = new Set(['provisional', 'confirmed']);
+/** The states given to runs (docs/rules.md#learnings): the one list, in code and, as `ACTIVE_SQL`, in the ledger's queries. */
+export const ACTIVE_STATES = ['provisional', 'confirmed'] as const satisfies readonly LearningState[];
+export type ActiveState = (typeof ACTIVE_STATES)[number];
 
-export function isActive(state: LearningState): boolean {
-  return ACTIVE.has(state);
+export function isActive(state: LearningState): state is ActiveState {
+  return (ACTIVE_STATES as readonly LearningState[]).includes(state);
 }
 
 /** Later `last_at` first, then the larger id, so "the most recent" has one answer. */
@@ -136,7 +138,15 @@ export interface FinishedRun {
  * agent, and was live before the run started (a run that never saw it is no evidence against it).
  */
 export function runCounts(learning: Learning, run: FinishedRun): boolean {
-  return learning.agent === run.agent && learning.state === 'provisional' && learning.live_since !== null && learning.live_since < run.started_at;
+  return learning.agent === run.agent && countsAgainst(learning.state, learning.live_since, run.started_at);
+}
+
+/**
+ * The same rule for one agent's own run, from the learning's state and the time it became live:
+ * also what a run's detail replays to show a learning as it stood then (rules/standing.ts).
+ */
+export function countsAgainst(state: LearningState, liveSince: string | null, runStartedAt: string): boolean {
+  return state === 'provisional' && liveSince !== null && liveSince < runStartedAt;
 }
 
 /**
@@ -209,7 +219,7 @@ export type DecisionSnapshot = z.infer<typeof DecisionSnapshot>;
 
 /**
  * The fields of a {@link DecisionSnapshot}, in the order its JSON lists them. The ledger builds a
- * bulk decision's snapshots in SQL from this list (store/learnings.ts), so a field added to the
+ * bulk decision's snapshots in SQL from this list (store/decisions.ts), so a field added to the
  * snapshot is restored by undo on both paths.
  */
 export const SNAPSHOT_FIELDS = Object.keys(DecisionSnapshot.shape) as Array<keyof DecisionSnapshot>;
@@ -230,12 +240,9 @@ export interface Decision {
   reason?: string | null;
 }
 
-/** A person's decision over learnings: reject or keep. */
-export type DecisionKind = 'reject' | 'keep';
-
 /**
  * What each decision does, as data, so the ledger can apply it to ten thousand learnings in one
- * statement (store/learnings.ts) and {@link decide} to one: the states it applies to, the state it
+ * statement (store/decisions.ts) and {@link decide} to one: the states it applies to, the state it
  * leaves, and whether it clears the lapse time. Both paths read this table, so they cannot drift.
  * Reject: any state but rejected. Keep: a provisional or lapsed learning becomes confirmed.
  */

@@ -17,7 +17,7 @@
  * the runs left of a learning whose live period began before them reads high, never a state.
  */
 import type { HistoryKind, LearningState } from '../../shared/domain.js';
-import type { DecisionSnapshot } from './ledger.js';
+import { countsAgainst, type DecisionSnapshot, type FinishedRun } from './ledger.js';
 
 /** A history line as the replay reads it (the `learning_history` view's columns). */
 export interface StandingLine {
@@ -28,11 +28,8 @@ export interface StandingLine {
   undo: DecisionSnapshot | null;
 }
 
-/** One of the agent's finished runs. */
-export interface CountedRun {
-  started_at: string;
-  finished_at: string;
-}
+/** One of the agent's finished runs, as the replay needs it. */
+export type CountedRun = Pick<FinishedRun, 'started_at' | 'finished_at'>;
 
 export interface Standing {
   state: LearningState;
@@ -54,7 +51,7 @@ export function standingAt(lines: readonly StandingLine[], runs: readonly Counte
     for (; next < runs.length; next++) {
       const run = runs[next]!;
       if (inclusive ? run.finished_at > until : run.finished_at >= until) break;
-      if (state === 'provisional' && liveSince !== null && liveSince < run.started_at) runsLeft = Math.max(0, runsLeft - 1);
+      if (state !== null && countsAgainst(state, liveSince, run.started_at)) runsLeft = Math.max(0, runsLeft - 1);
     }
   };
   for (const line of lines) {

@@ -1,7 +1,7 @@
 /** Runs and chains: finding runs, what each was given and did, chain links. */
 import { createStore } from 'zustand/vanilla';
-import type { CallInput, CallOutput, DeskApi, RunOutcomeFilter } from '../../shared/api.js';
-import { RUN_OUTCOMES, type Chain, type Run } from '../../shared/domain.js';
+import { RunOutcomeFilter, type CallInput, type CallOutput, type DeskApi } from '../../shared/api.js';
+import type { Chain, Run } from '../../shared/domain.js';
 import { messageOf } from './errors.js';
 
 export type RunDetail = CallOutput<'runs.detail'>;
@@ -18,7 +18,7 @@ export interface RunsFilter {
 const NO_FILTER: RunsFilter = { agent: '', outcome: '', workflow: '', search: '' };
 
 /** What a runs listing can be narrowed to by outcome: one of the outcomes, or still running. */
-export const OUTCOME_FILTERS: readonly RunOutcomeFilter[] = [...RUN_OUTCOMES, 'running'];
+export const OUTCOME_FILTERS: readonly RunOutcomeFilter[] = RunOutcomeFilter.options;
 
 /** The address parameters of the Runs view's filters (docs/window.md#the-address). */
 export const RUNS_PARAMS = ['agent', 'outcome', 'workflow', 'q'] as const;

@@ -1,5 +1,5 @@
 /**
- * A person's decision over many learnings is written set-based (store/learnings.ts: one statement
+ * A person's decision over many learnings is written set-based (store/decisions.ts: one statement
  * for the history lines with their undo snapshots, one for the learnings). It must come out as
  * deciding each learning on its own with the rules (`decide`, `snapshotOf` in rules/ledger.ts)
  * would: the same learnings, history lines, journal line and export marks, on seeded ledgers
@@ -8,7 +8,8 @@
 import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Impact, Learning, LearningState } from '../../shared/domain.js';
-import { compareForRun, decide, isActive, snapshotOf, type DecisionKind } from '../../electron/rules/ledger.js';
+import { compareForRun, decide, isActive, snapshotOf } from '../../electron/rules/ledger.js';
+import type { DecisionKind } from '../../shared/domain.js';
 import { seededRandom } from '../../electron/rules/seededRandom.js';
 import { exportPending, readLearningsFile } from '../../electron/node/exporter.js';
 import { learningsFileFor } from '../../electron/node/factory.js';

@@ -6,7 +6,7 @@
  * history with who and when, and journals it (docs/factory-format.md#the-decisions-journal) so a
  * restored safety copy loses no decision.
  */
-import type { Learning, LearningState } from '../../../shared/domain.js';
+import type { DecisionKind, Learning, LearningState } from '../../../shared/domain.js';
 import type { LearningOrigin, LearningRef, LearningTarget } from '../../../shared/api.js';
 import { journalDecision, type JournaledLearning, type Replaying } from './journal.js';
 import {
@@ -15,7 +15,6 @@ import {
   isActive,
   isDecisionSnapshot,
   undo,
-  type DecisionKind,
 } from '../../rules/ledger.js';
 import type { Db } from './db.js';
 import { stmt } from './statements.js';

@@ -7,6 +7,7 @@
  * test checks that the `learnings` table has a column for each.
  */
 import { Learning } from '../../../shared/domain.js';
+import { ACTIVE_STATES } from '../../rules/ledger.js';
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
 import { columnList, rowReader } from './rowCheck.js';
@@ -15,6 +16,9 @@ import { columnList, rowReader } from './rowCheck.js';
 export const LEARNING_FIELDS = Learning.keyof().options;
 
 export const LEARNING_COLUMNS = columnList(LEARNING_FIELDS);
+
+/** "The learning is given to runs" as a condition on the `state` column, from the rule's one list. */
+export const ACTIVE_SQL = `state IN (${ACTIVE_STATES.map((state) => `'${state}'`).join(', ')})`;
 
 /**
  * The fields fixed when a learning is first recorded: what it says, whose it is, how the agent

@@ -32,7 +32,7 @@ interface Batch {
 }
 
 /** A finished run, with its id for the lapse lines it writes. */
-export type CountedRun = FinishedRun & { run: string };
+export type BatchFinishedRun = FinishedRun & { run: string };
 
 /** A provisional learning of the batch, with how many of its agent's finished runs it has been brought up to. */
 interface Counted {
@@ -56,7 +56,7 @@ interface Counted {
  * the agent's learnings are kept, and the lapse lines are written exactly as before.
  */
 interface AgentCount {
-  finished: CountedRun[];
+  finished: BatchFinishedRun[];
   provisional: Map<string, Counted>;
   due: Map<number, Set<Counted>>;
   places: number;
@@ -231,7 +231,7 @@ function provisionalOf(db: Db, batch: Batch, agent: string): AgentCount {
  * brought up to date only when read or written (see {@link AgentCount}); outside one, in a batch
  * of this run alone.
  */
-export function countFinishedRun(db: Db, run: CountedRun): Learning[] {
+export function countFinishedRun(db: Db, run: BatchFinishedRun): Learning[] {
   const batch = batches.get(db);
   if (!batch) return inLearningBatch(db, () => countFinishedRun(db, run));
   const count = provisionalOf(db, batch, run.agent);

@@ -211,7 +211,8 @@ export function listRuns(db: Db, input: ListRunsInput = {}): { total: number; ro
   const rows = stmt(db, `SELECT ${RUN_COLUMNS} FROM runs ${where.sql} ORDER BY seq DESC LIMIT @limit OFFSET @offset`)
     .all({ ...where.params, limit: input.limit ?? 100, offset: input.offset ?? 0 })
     .map(toRun);
-  const workflows = stmt(db, 'SELECT DISTINCT workflow FROM runs ORDER BY workflow').pluck().all() as string[];
+  // Rows mapped, not `.pluck()`: a mode switched on a cached statement sticks to it (statements.ts).
+  const workflows = (stmt(db, 'SELECT DISTINCT workflow FROM runs ORDER BY workflow').all() as { workflow: string }[]).map((r) => r.workflow);
   return { total, rows, workflows };
 }
 

@@ -20,11 +20,8 @@ import {
   type WorthEvidence,
 } from '../../rules/worth.js';
 import type { Db } from './db.js';
-import { LEARNING_COLUMNS, toLearning } from './learningRows.js';
+import { ACTIVE_SQL, LEARNING_COLUMNS, toLearning } from './learningRows.js';
 import { stmt } from './statements.js';
-
-/** The states whose learnings are given to runs: only those are looked at (docs/rules.md#learnings). */
-const ACTIVE = `state IN ('provisional', 'confirmed')`;
 
 /**
  * Most entries the section lists. It is review by exception: a section of hundreds is a queue
@@ -76,7 +73,7 @@ function givenRuns(db: Db): (Candidate & { given: RunCounts })[] {
     db,
     `SELECT c.learning_rowid AS rowid, l.agent AS agent, l.echoes AS echoes, c.runs AS runs, c.succeeded AS succeeded
      FROM learning_run_counts c JOIN learnings l ON l.rowid = c.learning_rowid JOIN agent_run_counts a ON a.agent = l.agent
-     WHERE c.runs >= ? AND l.${ACTIVE} AND (c.runs - c.succeeded) * a.runs > (a.runs - a.succeeded) * c.runs`,
+     WHERE c.runs >= ? AND l.${ACTIVE_SQL} AND (c.runs - c.succeeded) * a.runs > (a.runs - a.succeeded) * c.runs`,
   ).all(MIN_RUNS_EACH_SIDE) as (Counted & Candidate)[];
   return rows.map((r) => ({ rowid: r.rowid, agent: r.agent, echoes: r.echoes, given: counts(r) }));
 }
@@ -90,7 +87,7 @@ interface EchoCounts {
 
 /** The echo counts of each agent's active learnings, from one histogram per agent. */
 function echoCounts(db: Db): Map<string, EchoCounts> {
-  const rows = stmt(db, `SELECT agent, echoes AS value, count(*) AS count FROM learnings WHERE ${ACTIVE} GROUP BY agent, echoes`).all() as {
+  const rows = stmt(db, `SELECT agent, echoes AS value, count(*) AS count FROM learnings WHERE ${ACTIVE_SQL} GROUP BY agent, echoes`).all() as {
     agent: string;
     value: number;
     count: number;
@@ -114,7 +111,7 @@ function sameChainRediscoveries(db: Db): SameChain[] {
   return stmt(
     db,
     `SELECT s.learning_rowid AS rowid, l.agent AS agent, l.echoes AS echoes, s.chain AS chain, s.rediscoveries AS n
-     FROM learning_same_chain s JOIN learnings l ON l.rowid = s.learning_rowid WHERE l.${ACTIVE}`,
+     FROM learning_same_chain s JOIN learnings l ON l.rowid = s.learning_rowid WHERE l.${ACTIVE_SQL}`,
   ).all() as SameChain[];
 }
 
@@ -151,7 +148,7 @@ export function noteRediscovery(db: Db, learning: { id: string; first_at: string
  * histogram shows such a count at all, through the index of an agent's learnings by state.
  */
 function echoed(db: Db, echoes: Map<string, EchoCounts>): Candidate[] {
-  const read = stmt(db, `SELECT rowid, agent, echoes FROM learnings WHERE agent = ? AND ${ACTIVE} AND echoes >= ?`);
+  const read = stmt(db, `SELECT rowid, agent, echoes FROM learnings WHERE agent = ? AND ${ACTIVE_SQL} AND echoes >= ?`);
   const found: Candidate[] = [];
   for (const [agent, e] of echoes) {
     if (echoesFarAboveNorm(e.most, e.median)) found.push(...(read.all(agent, echoThreshold(e.median)) as Candidate[]));
