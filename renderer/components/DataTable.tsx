@@ -1,3 +1,4 @@
+import { count } from '../lib/format.js';
 import type { ReactNode } from 'react';
 
 /** A scrollable data table: one header cell a column, the rows as children. */
@@ -25,7 +26,7 @@ export function ShowMore({ what, shown, total, onMore }: { what: string; shown: 
   if (shown >= total) return null;
   return (
     <button type="button" className="more" onClick={onMore}>
-      Show more {what} ({shown} of {total} shown)
+      Show more {what} ({count(shown)} of {count(total)} shown)
     </button>
   );
 }

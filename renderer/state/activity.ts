@@ -1,6 +1,6 @@
 /** What the Desk did and refused: the proposal log, refused event lines, sweeps, daily counts. */
 import { createStore } from 'zustand/vanilla';
-import type { DayStats, DeskApi, RefusalGroup, RefusedFile } from '../../shared/api.js';
+import { MAX_PAGE, type DayStats, type DeskApi, type RefusalGroup, type RefusedFile } from '../../shared/api.js';
 import type { ProposalLogEntry, ProposalOutcome, RefusedLine, SweepReport } from '../../shared/domain.js';
 import { messageOf } from './errors.js';
 
@@ -17,9 +17,11 @@ export interface ActivityState {
   daily: DayStats[];
   error: string | null;
   loaded: boolean;
+  /** How many proposal log entries are shown: every read (a refresh too) asks for this many. */
+  proposalsLimit: number;
   setOutcome(outcome: ProposalOutcome | ''): void;
   load(): Promise<void>;
-  /** The next page of the proposal log, after the entries shown. */
+  /** Shows a page more of the proposal log. */
   moreProposals(): Promise<void>;
   /** Has an events file read again from its first line. */
   reread(file: string): Promise<void>;
@@ -41,22 +43,24 @@ export function createActivityStore(api: DeskApi) {
     daily: [],
     error: null,
     loaded: false,
+    proposalsLimit: PAGE,
     setOutcome(outcome) {
-      set({ outcome });
+      set({ outcome, proposalsLimit: PAGE });
       void get().load();
     },
     async load() {
       const outcome = get().outcome || undefined;
+      const limit = get().proposalsLimit;
       try {
         const [proposals, refused, sweeps, daily, refusalsByRule, refusedFiles] = await Promise.all([
-          api.call('activity.proposals', outcome ? { outcome, limit: PAGE } : { limit: PAGE }),
+          api.call('activity.proposals', outcome ? { outcome, limit } : { limit }),
           api.call('activity.refused', { limit: 100 }),
           api.call('activity.sweeps', { limit: 50 }),
           api.call('stats.daily', { days: 30 }),
           api.call('activity.refusalsByRule', {}),
           api.call('activity.refusedFiles', {}),
         ]);
-        if ((get().outcome || undefined) !== outcome) return;
+        if ((get().outcome || undefined) !== outcome || get().proposalsLimit !== limit) return;
         set({
           proposals: proposals.rows,
           proposalsTotal: proposals.total,
@@ -73,16 +77,12 @@ export function createActivityStore(api: DeskApi) {
         set({ error: messageOf(error), loaded: true });
       }
     },
+    // More rows by a larger page, not by appending from an offset: the log grows at its head while
+    // the watcher ingests, so offsets shift, and every refresh (each change pushed) reads the
+    // first page again — the rows shown stay those asked for (as the runs listing does).
     async moreProposals() {
-      const { outcome, proposals } = get();
-      const page = { offset: proposals.length, limit: PAGE };
-      try {
-        const next = await api.call('activity.proposals', outcome ? { outcome, ...page } : page);
-        if (get().outcome !== outcome || get().proposals !== proposals) return;
-        set({ proposals: [...proposals, ...next.rows], proposalsTotal: next.total, error: null });
-      } catch (error) {
-        set({ error: messageOf(error) });
-      }
+      set({ proposalsLimit: Math.min(MAX_PAGE, get().proposalsLimit + PAGE) });
+      await get().load();
     },
     async reread(file) {
       try {

@@ -2,8 +2,9 @@
  * Keeps the address and the views in step (docs/window.md#the-address): what the Learnings list
  * shows (filter, sort, search, the open learning), what the Runs view is narrowed by (agent,
  * outcome, workflow, the id searched) and the request in view in Needs you are
- * written into the current history entry as they change, and read back from it on load, on a
- * pasted link and on Back / Forward. Without this a reload loses the view and a view cannot be
+ * written into the current history entry as they change; Learnings and Runs are read back from
+ * it here on load, on a pasted link and on Back / Forward (Needs you reads its request itself,
+ * from the route it is given). Without this a reload loses the view and a view cannot be
  * linked. The host's token never enters: these are hash parameters, written by `href` alone.
  */
 import { QUERY_PARAMS, queryFromParams, queryParams, type LearningsState } from './learnings.js';

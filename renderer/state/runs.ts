@@ -1,6 +1,6 @@
 /** Runs and chains: finding runs, what each was given and did, chain links. */
 import { createStore } from 'zustand/vanilla';
-import { RunOutcomeFilter, type CallInput, type CallOutput, type DeskApi } from '../../shared/api.js';
+import { CALLS, RunOutcomeFilter, type CallInput, type CallOutput, type DeskApi } from '../../shared/api.js';
 import type { Chain, Run } from '../../shared/domain.js';
 import { messageOf } from './errors.js';
 
@@ -28,10 +28,21 @@ export function runsParams(f: RunsFilter): Record<(typeof RUNS_PARAMS)[number], 
   return { agent: f.agent || undefined, outcome: f.outcome || undefined, workflow: f.workflow || undefined, q: f.search || undefined };
 }
 
-/** A filter read back from the address; an outcome that is not one is ignored, not fatal. */
+/**
+ * A filter read back from the address: each value checked as the `runs.list` call checks it (an
+ * outcome that is not one, an agent name too long), and one that does not fit is ignored, not
+ * fatal — a view opened from a bad link still opens.
+ */
 export function runsFilterFromParams(params: Record<string, string>): RunsFilter {
-  const outcome = (OUTCOME_FILTERS as readonly string[]).includes(params.outcome ?? '') ? (params.outcome as RunOutcomeFilter) : '';
-  return { agent: params.agent ?? '', outcome, workflow: params.workflow ?? '', search: params.q ?? '' };
+  const input = CALLS['runs.list'].input.shape;
+  const fits = <T extends string>(schema: { safeParse(value: unknown): { success: boolean } }, value: string | undefined): T | '' =>
+    value !== undefined && schema.safeParse(value).success ? (value as T) : '';
+  return {
+    agent: fits(input.agent, params.agent),
+    outcome: fits<RunOutcomeFilter>(input.outcome, params.outcome),
+    workflow: fits(input.workflow, params.workflow),
+    search: fits(input.search, params.q),
+  };
 }
 
 export interface RunsState extends RunsFilter {
@@ -49,7 +60,6 @@ export interface RunsState extends RunsFilter {
   runsLimit: number;
   chainsLimit: number;
   more(which: 'runs' | 'chains'): void;
-  setAgent(agent: string): void;
   setFilter(patch: Partial<RunsFilter>): void;
   /** Takes a whole filter (from the address), reading the listings again only when it differs. */
   applyFilter(filter: RunsFilter): void;
@@ -91,9 +101,6 @@ export function createRunsStore(api: DeskApi) {
       if (which === 'runs') set({ runsLimit: Math.min(1000, get().runsLimit + 200) });
       else set({ chainsLimit: Math.min(1000, get().chainsLimit + 200) });
       void get().load();
-    },
-    setAgent(agent) {
-      get().setFilter({ agent });
     },
     setFilter(patch) {
       set(patch);

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { PROPOSAL_OUTCOMES } from '../../shared/domain.js';
 import { DailyChart } from '../components/DailyChart.js';
-import { DataTable } from '../components/DataTable.js';
+import { DataTable, ShowMore } from '../components/DataTable.js';
 import { FilterSelect } from '../components/FilterSelect.js';
 import { Time } from '../components/Time.js';
 import { count } from '../lib/format.js';
@@ -116,11 +116,7 @@ export function Activity() {
             </tr>
           ))}
         </DataTable>
-        {s.proposals.length < s.proposalsTotal && (
-          <button type="button" onClick={() => void activity.getState().moreProposals()}>
-            Show more ({count(s.proposals.length)} of {count(s.proposalsTotal)} shown)
-          </button>
-        )}
+        <ShowMore what="entries" shown={s.proposals.length} total={s.proposalsTotal} onMore={() => void activity.getState().moreProposals()} />
       </section>
       <section aria-labelledby="refused-title">
         <h2 id="refused-title">Refused event lines ({count(s.refusedTotal)})</h2>

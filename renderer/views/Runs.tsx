@@ -4,6 +4,7 @@ import { DataTable, ShowMore } from '../components/DataTable.js';
 import { useActor } from '../components/ActingAs.js';
 import { Dialog } from '../components/Dialog.js';
 import { FilterSelect } from '../components/FilterSelect.js';
+import { useDebouncedSearch } from '../components/useDebouncedSearch.js';
 import { Time } from '../components/Time.js';
 import { rejectOrigin } from '../components/learnings/actions.js';
 import { count, formatFlags, plural, runsLeft } from '../lib/format.js';
@@ -293,6 +294,9 @@ export function Runs({ run, chain }: { run?: string | undefined; chain?: string 
 
   const agentNames = [...new Set([...agents, ...rows.map((r) => r.agent), ...chains.map((c) => c.agent)])].sort();
   const setFilter = runs.getState().setFilter;
+  const [typed, onSearch] = useDebouncedSearch(search, (value) => {
+    if (runs.getState().search !== value) setFilter({ search: value });
+  });
 
   return (
     <div className="split runs-view">
@@ -307,9 +311,9 @@ export function Runs({ run, chain }: { run?: string | undefined; chain?: string 
             <input
               id="runs-search"
               type="search"
-              value={search}
+              value={typed}
               placeholder="run, chain or request id, or its start"
-              onChange={(e) => setFilter({ search: e.target.value })}
+              onChange={(e) => onSearch(e.target.value)}
               autoComplete="off"
               spellCheck={false}
             />

@@ -43,7 +43,7 @@ test.describe('runs & chains', () => {
     expect(new Set(agents)).toEqual(new Set(['builder']));
   });
 
-  test('the runs filters are in the address: a reload keeps them, and an outcome that is not one is ignored', async ({ page, desk }) => {
+  test('the runs filters are in the address: a reload keeps them, and a value that does not fit (an outcome that is not one, an agent name too long) is ignored', async ({ page, desk }) => {
     await openDesk(page, desk, 'runs');
     await expect(runsTable(page).locator('tbody tr').first()).toBeVisible();
     await page.getByRole('button', { name: 'Show failed runs' }).click();
@@ -60,6 +60,10 @@ test.describe('runs & chains', () => {
     await page.evaluate(() => (window.location.hash = '#/runs?outcome=exploded&agent=builder'));
     await expect(page.getByLabel('Outcome')).toHaveValue('');
     await expect(page.getByLabel('Agent')).toHaveValue('builder');
+
+    await page.evaluate((long) => (window.location.hash = `#/runs?agent=${long}`), 'a'.repeat(200));
+    await expect(page.getByLabel('Agent')).toHaveValue('');
+    await expect(page.getByRole('alert')).toHaveCount(0);
   });
 
   test('a run is found by its id or the first characters of it, or by a chain or help request id', async ({ page, desk }) => {

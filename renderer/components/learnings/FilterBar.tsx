@@ -1,11 +1,10 @@
-import { useEffect, useRef, useState } from 'react';
 import { IMPACTS, LEARNING_STATES } from '../../../shared/domain.js';
 import { count } from '../../lib/format.js';
 import { FilterSelect } from '../FilterSelect.js';
+import { useDebouncedSearch } from '../useDebouncedSearch.js';
 import { useSlice, useStores } from '../../state/context.js';
 
 export const SEARCH_ID = 'learning-search';
-const DEBOUNCE_MS = 250;
 
 /** State chips with counts, agent, impact and text search: all applied by the ledger, not here. */
 export function FilterBar() {
@@ -13,29 +12,9 @@ export function FilterBar() {
   const filter = useSlice(learnings, (s) => s.filter);
   const counts = useSlice(learnings, (s) => s.counts);
   const agents = useSlice(learnings, (s) => s.agents);
-  const [text, setText] = useState(filter.search ?? '');
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-
-  useEffect(
-    () => () => {
-      if (timer.current) clearTimeout(timer.current);
-    },
-    [],
-  );
-
-  // The search changed from elsewhere (Back, a pasted address): the box shows it.
-  const applied = filter.search ?? '';
-  useEffect(() => {
-    setText((typed) => (typed.trim() === applied ? typed : applied));
-  }, [applied]);
-
-  function onSearch(value: string) {
-    setText(value);
-    if (timer.current) clearTimeout(timer.current);
-    timer.current = setTimeout(() => {
-      if ((learnings.getState().filter.search ?? '') !== value.trim()) learnings.getState().setFilter({ search: value });
-    }, DEBOUNCE_MS);
-  }
+  const [text, onSearch] = useDebouncedSearch(filter.search ?? '', (value) => {
+    if ((learnings.getState().filter.search ?? '') !== value.trim()) learnings.getState().setFilter({ search: value });
+  });
 
   const states = filter.states ?? [];
   const impacts = filter.impacts ?? [];

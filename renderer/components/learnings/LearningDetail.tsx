@@ -5,7 +5,7 @@ import { useSlice, useStores } from '../../state/context.js';
 import { href } from '../../state/nav.js';
 import { useActor } from '../ActingAs.js';
 import { Time } from '../Time.js';
-import { keepSelected, undoDecision } from './actions.js';
+import { keepSelected, undoToast } from './actions.js';
 
 function evidence(e: RunEvidence): string {
   if (e.runs === 0) return 'no finished runs yet';
@@ -43,6 +43,7 @@ export function LearningDetail() {
   const busy = useSlice(learnings, (s) => s.busy);
   const actionError = useSlice(learnings, (s) => s.actionError);
   const toastIds = useSlice(ui, (s) => s.toast?.undoIds ?? null);
+  const undoing = useSlice(ui, (s) => s.toast?.undoing === true);
   const detailId = useSlice(learnings, (s) => s.detailId);
   const detail = useSlice(learnings, (s) => s.detail);
   const error = useSlice(learnings, (s) => s.detailError);
@@ -72,7 +73,8 @@ export function LearningDetail() {
     );
   const l = detail.learning;
   // The toast's Undo, offered here too while the toast offers it for a decision that changed this
-  // learning; it undoes that whole decision, as the toast does, so the two never disagree.
+  // learning; it is the toast's own undo (undoToast), so a press here and one on the toast or `u`
+  // cannot send it twice, and a failure shows on the toast.
   const undoable = toastIds?.includes(l.id) === true;
   return (
     <aside className="detail" aria-labelledby="learning-detail-title">
@@ -93,7 +95,7 @@ export function LearningDetail() {
           </button>
         )}
         {undoable && toastIds && (
-          <button type="button" disabled={busy} onClick={() => void undoDecision(stores, toastIds)}>
+          <button type="button" disabled={busy || undoing} onClick={() => undoToast(stores)}>
             {toastIds.length === 1 ? 'Undo' : `Undo that decision (all ${count(toastIds.length)})`}
           </button>
         )}

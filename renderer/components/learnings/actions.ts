@@ -52,8 +52,8 @@ export async function rejectSelected(stores: Stores, reason: string, scope: Deci
 /** How long "Undone" stays: it has nothing to act on, so shorter than a decision's toast. */
 const UNDONE_TOAST_MS = 5000;
 
-/** Undo the decision that changed `ids` (the toast's, or the detail's), recorded as the actor. */
-export async function undoDecision(stores: Stores, ids: string[]): Promise<boolean> {
+/** Undo the decision that changed `ids`, recorded as the actor. */
+async function undoDecision(stores: Stores, ids: string[]): Promise<boolean> {
   const by = stores.desk.getState().actor();
   const ok = await stores.learnings.getState().undo(ids, by);
   if (ok) stores.ui.getState().showToast(`Undone as ${by}: ${count(ids.length)} restored.`, null, UNDONE_TOAST_MS);

@@ -6,6 +6,7 @@ import { useSlice, useStores } from '../../state/context.js';
 import { href } from '../../state/nav.js';
 import { ConfirmDialog } from '../ConfirmDialog.js';
 import { Keys } from '../Keys.js';
+import { useActor } from '../ActingAs.js';
 import { dismissEntry, keepEntry, rejectEntry } from './actions.js';
 
 function Entry({ entry, current, onPick }: { entry: WorthEntry; current: boolean; onPick: () => void }) {
@@ -50,6 +51,7 @@ function Entry({ entry, current, onPick }: { entry: WorthEntry; current: boolean
 export function WorthALook() {
   const stores = useStores();
   const { worth } = stores;
+  const actor = useActor();
   const entries = useSlice(worth, (s) => s.entries);
   const total = useSlice(worth, (s) => s.total);
   const cursor = useSlice(worth, (s) => s.cursor);
@@ -96,6 +98,7 @@ export function WorthALook() {
             It is no longer given to runs, and {confirming.learning.agent} cannot propose it again. You can undo this for a while
             after. {plural(confirming.reasons.length, 'reason')} it is here: {confirming.reasons.join('; ')}.
           </p>
+          <p>Recorded as {actor}.</p>
         </ConfirmDialog>
       )}
     </section>

@@ -25,8 +25,10 @@ export async function keepEntry(stores: Stores, entry: WorthEntry): Promise<void
     return;
   }
   await keepSelected(stores, { id: entry.learning.id });
-  if (!stores.learnings.getState().actionError) await stores.worth.getState().dismiss(entry, stores.desk.getState().actor());
-  await afterDecision(stores);
+  const failed = stores.learnings.getState().actionError;
+  // The dismissal re-reads the section itself: one read, not one more after it.
+  if (failed) stores.worth.getState().fail(failed);
+  else await stores.worth.getState().dismiss(entry, stores.desk.getState().actor());
 }
 
 export async function rejectEntry(stores: Stores, entry: WorthEntry): Promise<void> {
@@ -36,8 +38,9 @@ export async function rejectEntry(stores: Stores, entry: WorthEntry): Promise<vo
 }
 
 export async function dismissEntry(stores: Stores, entry: WorthEntry): Promise<void> {
-  if (await stores.worth.getState().dismiss(entry, stores.desk.getState().actor())) {
-    stores.ui.getState().showToast('Dismissed from Worth a look until its evidence changes.', null, 5000);
+  const by = stores.desk.getState().actor();
+  if (await stores.worth.getState().dismiss(entry, by)) {
+    stores.ui.getState().showToast(`Dismissed from Worth a look as ${by} until its evidence changes.`, null, 5000);
   }
 }
 
