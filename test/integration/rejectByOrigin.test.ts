@@ -10,12 +10,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../electron/node/store/db.js';
-import { ledgerPath, openDb } from '../../electron/node/store/db.js';
 import { ORIGIN_QUERIES, decideLearnings, originLearnings, undoDecisions } from '../../electron/node/store/decisions.js';
 import { readJournal } from '../../electron/node/journal.js';
 import { jsonIn, runIn } from '../support/cli.js';
 import { proposed, runFinished, runStarted } from '../support/events.js';
 import { appendEvents, freshFactoryEachTest, writeSettings } from '../support/factory.js';
+import { withTestLedger } from '../support/ledger.js';
 
 let factory: string;
 freshFactoryEachTest('layover-origin-', (dir) => (factory = dir));
@@ -62,15 +62,6 @@ async function story(): Promise<Record<Name, string>> {
   return ids as Record<Name, string>;
 }
 
-function withLedger<T>(fn: (db: Db) => T): T {
-  const db = openDb(ledgerPath(factory));
-  try {
-    return fn(db);
-  } finally {
-    db.close();
-  }
-}
-
 const states = (db: Db) =>
   Object.fromEntries((db.prepare('SELECT text, state, runs_left FROM learnings').all() as { text: string; state: string; runs_left: number }[]).map((l) => [
     (Object.keys(TEXT) as Name[]).find((n) => TEXT[n] === l.text),
@@ -86,7 +77,7 @@ const NOW = new Date('2026-11-21T12:00:00.000Z');
 describe('reject by origin', () => {
   it('a run’s origin is the learnings it discovered — not those it only echoed or rediscovered', async () => {
     const id = await story();
-    withLedger((db) => {
+    withTestLedger(factory, (db) => {
       expect(originLearnings(db, { run: 'r3' }).map((l) => l.id)).toEqual([id.D]);
       expect(originLearnings(db, { run: 'r2' }).map((l) => l.id)).toEqual([id.C]);
       expect(originLearnings(db, { run: 'r1' }).map((l) => l.id)).toEqual([id.A, id.B, id.L]);
@@ -96,7 +87,7 @@ describe('reject by origin', () => {
 
   it('a chain’s origin is what any of its runs discovered, and only that', async () => {
     const id = await story();
-    withLedger((db) => {
+    withTestLedger(factory, (db) => {
       const before = states(db);
       const result = decideLearnings(db, 'reject', { origin: { chain: 'c1' } }, { by: 'Ana', reason: 'bad chain', now: NOW });
       expect(result.changed).toEqual([id.A, id.B, id.L, id.C]);
@@ -106,7 +97,7 @@ describe('reject by origin', () => {
 
   it('a learning already rejected is left unchanged, and undo restores every learning the origin rejection changed', async () => {
     const id = await story();
-    withLedger((db) => {
+    withTestLedger(factory, (db) => {
       decideLearnings(db, 'reject', { ids: [id.B] }, { by: 'Ben', now: NOW });
       const before = states(db);
       const result = decideLearnings(db, 'reject', { origin: { run: 'r1' } }, { by: 'Ana', now: NOW });
@@ -148,7 +139,7 @@ describe('reject by origin', () => {
 
   it('an origin is found through the indexes (runs by chain, the proposal log by run), never by reading the whole log', async () => {
     await story();
-    withLedger((db) => {
+    withTestLedger(factory, (db) => {
       const plan = (sql: string, param: string) =>
         (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(param) as { detail: string }[]).map((row) => row.detail).join('\n');
       const runPlan = plan(ORIGIN_QUERIES.run, 'r1');

@@ -147,6 +147,17 @@ describe('the matching index', () => {
     expect(index.match(fingerprint('cache the docker digest before tests'))).toEqual([1]);
   });
 
+  it('two long texts that differ only in one number are never matched, in either direction, whether the index was built from fingerprints or from the ledger\'s texts', () => {
+    const thirty = 'the ADO token expires every 30 days, so refresh it before publishing the nightly release build';
+    const ninety = 'the ADO token expires every 90 days, so refresh it before publishing the nightly release build';
+    const same = 'The ADO token expires every 30 days: so refresh it before publishing nightly release builds';
+    for (const index of [new AgentMatchIndex([{ rowid: 1, fp: fingerprint(thirty) }]), AgentMatchIndex.fromTexts([[1, thirty]])]) {
+      expect(index.match(fingerprint(ninety))).toEqual([]);
+      expect(index.match(fingerprint(same))).toEqual([1]);
+    }
+    expect(AgentMatchIndex.fromTexts([[1, ninety]]).match(fingerprint(thirty))).toEqual([]);
+  });
+
   it('a learning is compared with a proposal it may contain only when it holds every one of the proposal\'s words', () => {
     // Four common words, each missing from a quarter of 200 longer learnings, so every word is in
     // 150 of them and no learning but one holds all four: the least frequent word alone would let

@@ -28,7 +28,7 @@ import { flushOutbox } from '../outbox.js';
 import { journalDecision, type Replaying } from './journal.js';
 import { EventRefused, normTime } from './learnings.js';
 import { RUN_COLUMNS, toRun } from './runs.js';
-import { rowReader } from './rowCheck.js';
+import { jsonColumn, rowReader } from './rowCheck.js';
 
 /** A `help.requested` event as this module reads it: the event's one declaration, without its type tag. */
 export type HelpRequestedFields = Omit<HelpRequested, 'type'>;
@@ -119,13 +119,7 @@ interface ChainRow {
  */
 function json<S extends z.ZodType, F>(text: string | null, schema: S, fallback: F): z.output<S> | F {
   if (text === null) return fallback;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return fallback;
-  }
-  const parsed = schema.safeParse(value);
+  const parsed = jsonColumn(schema).safeParse(text);
   return parsed.success ? parsed.data : fallback;
 }
 

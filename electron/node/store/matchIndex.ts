@@ -371,9 +371,7 @@ export class AgentMatchIndex {
     const n = this.starts[slot + 1]! - start;
     const ids = this.words;
     this.rowids[slot] = rowid;
-    let digits = 0;
-    for (let k = start; k < start + n; k++) digits += ids[k]! & 1;
-    this.digitCounts[slot] = digits;
+    this.digitCounts[slot] = countDigits(ids, start, start + n);
     this.alive[slot] = 1;
     this.slotOf.set(rowid, slot);
     if (n === 0) return; // an empty set is the same as nothing
@@ -610,8 +608,9 @@ function idOf(rank: number, word: string): number {
   return rank * 2 + (holdsDigit(word) ? 1 : 0);
 }
 
-function countDigits(ids: Int32Array): number {
+/** How many of the word ids from `from` to `to` are words holding a digit (their lowest bit). */
+function countDigits(ids: Int32Array, from = 0, to = ids.length): number {
   let n = 0;
-  for (let i = 0; i < ids.length; i++) n += ids[i]! & 1;
+  for (let i = from; i < to; i++) n += ids[i]! & 1;
   return n;
 }

@@ -20,14 +20,15 @@ import {
   type WorthEvidence,
 } from '../../rules/worth.js';
 import type { Db } from './db.js';
-import { ACTIVE_SQL, LEARNING_COLUMNS, toLearning } from './learningRows.js';
+import { ACTIVE_SQL, LEARNING_FIELDS, toLearning } from './learningRows.js';
+import { columnList } from './rowCheck.js';
 import { stmt } from './statements.js';
 
 /**
  * Most entries the section lists. It is review by exception: a section of hundreds is a queue
  * again, and a person works it from the top (most reasons first). The total is still reported.
  */
-export const WORTH_MOST = 100;
+const WORTH_MOST = 100;
 
 export interface WorthEntry {
   learning: Learning;
@@ -209,9 +210,12 @@ export function worthALook(db: Db): WorthSection {
       if (dismissed.get(c.rowid) === fingerprint) continue;
       listed.push({ rowid: c.rowid, reasons, fingerprint });
     }
-    const row = stmt(db, `SELECT ${LEARNING_COLUMNS} FROM learnings WHERE rowid = ?`);
+    // The listed learnings in one read, not one statement each.
+    const rows = stmt(db, `SELECT l.rowid AS rowid, ${columnList(LEARNING_FIELDS, 'l')}
+      FROM json_each(?) j JOIN learnings l ON l.rowid = j.value`).all(JSON.stringify(listed.map((f) => f.rowid))) as ({ rowid: number } & Record<string, unknown>)[];
+    const byRowid = new Map(rows.map(({ rowid, ...row }) => [rowid, toLearning(row)]));
     const entries = listed
-      .map((f) => ({ learning: toLearning(row.get(f.rowid)), reasons: f.reasons, fingerprint: f.fingerprint }))
+      .map((f) => ({ learning: byRowid.get(f.rowid)!, reasons: f.reasons, fingerprint: f.fingerprint }))
       .sort(
         (a, b) =>
           b.reasons.length - a.reasons.length ||
