@@ -126,6 +126,14 @@ describe('reject by origin', () => {
     expect(listed.map((l) => l.id).sort()).toEqual([id.A, id.B, id.C, id.L].sort());
   });
 
+  it('the window\'s reject by origin refuses a run or chain the ledger has no record of, as the CLI does', async () => {
+    await story();
+    withTestLedger(factory, (db) => {
+      expect(() => decideLearnings(db, 'reject', { origin: { run: 'r9' } }, { by: 'Ana', now: NOW })).toThrow('no run r9 is recorded; nothing was changed');
+      expect(() => decideLearnings(db, 'reject', { origin: { chain: 'c9' } }, { by: 'Ana', now: NOW })).toThrow('no chain c9 is recorded; nothing was changed');
+    });
+  });
+
   it('reject by origin refuses, changing nothing, a run or chain the ledger has no record of, and ids given beside an origin', async () => {
     const id = await story();
     const unknown = await runIn(factory, 'reject', '--by', 'Ana', '--run', 'r9');

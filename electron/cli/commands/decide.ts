@@ -45,15 +45,6 @@ function missingRefusal(db: Db, wanted: string[]): void {
   if (missing.length > 0) throw new Refusal(`no learning has the id ${missing.join(', ')}; nothing was changed`);
 }
 
-/** A run or chain the ledger has no record of is refused: rejecting "nothing" there would hide a typo. */
-function unknownOriginRefusal(db: Db, origin: LearningOrigin): void {
-  const known =
-    'run' in origin
-      ? stmt(db, 'SELECT 1 FROM runs WHERE run = ?').get(origin.run)
-      : stmt(db, 'SELECT 1 FROM chains WHERE chain = ? UNION ALL SELECT 1 FROM runs WHERE chain = ? LIMIT 1').get(origin.chain, origin.chain);
-  if (!known) throw new Refusal(`no ${'run' in origin ? `run ${origin.run}` : `chain ${origin.chain}`} is recorded; nothing was changed`);
-}
-
 /**
  * The origin `--run` or `--chain` names (docs/rules.md#a-persons-decisions), or undefined when
  * neither is given. One origin, and no ids beside it: a mix would leave it unclear what was meant.
@@ -84,8 +75,8 @@ async function runDecision(args: ParsedArgs, io: CliIo, decision: Decision, orig
   const by = requiredOption(args, 'by');
   const wanted = origin ? [] : ids(args.positionals);
   await withLedger(factoryTarget(args, io), io, ({ root, db, settings }) => {
-    if (origin) unknownOriginRefusal(db, origin);
-    else missingRefusal(db, wanted);
+    // An origin the ledger does not know is refused by the decision itself (store/decisions.ts).
+    if (!origin) missingRefusal(db, wanted);
     const result = decision.decide(db, wanted, by, args);
     exportPending(db, root, settings.learnings.max_per_run);
     if (flagOption(args, 'json')) {

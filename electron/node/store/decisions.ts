@@ -7,7 +7,7 @@
  * restored safety copy loses no decision.
  */
 import type { DecisionKind, Learning, LearningState } from '../../../shared/domain.js';
-import type { LearningOrigin, LearningRef, LearningTarget } from '../../../shared/api.js';
+import { ApiError, type LearningOrigin, type LearningRef, type LearningTarget } from '../../../shared/api.js';
 import { journalDecision, type JournaledLearning, type Replaying } from './journal.js';
 import {
   DECISION_RULES,
@@ -69,9 +69,24 @@ export function originLearnings(db: Db, origin: LearningOrigin): LearningRef[] {
 }
 
 /** The ids a target names; an origin resolves to its learnings now, and is journaled as those ids. */
+/**
+ * A run or chain the ledger has no record of is refused, from the window as from the CLI:
+ * rejecting "nothing" there would hide a typo or a swept origin.
+ */
+function refuseUnknownOrigin(db: Db, origin: LearningOrigin): void {
+  const known =
+    'run' in origin
+      ? stmt(db, 'SELECT 1 FROM runs WHERE run = ?').get(origin.run)
+      : stmt(db, 'SELECT 1 FROM chains WHERE chain = ? UNION ALL SELECT 1 FROM runs WHERE chain = ? LIMIT 1').get(origin.chain, origin.chain);
+  if (!known) throw new ApiError('not_found', `no ${'run' in origin ? `run ${origin.run}` : `chain ${origin.chain}`} is recorded; nothing was changed`);
+}
+
 function targetIds(db: Db, target: LearningTarget): string[] {
   if ('ids' in target) return [...new Set(target.ids)];
-  if ('origin' in target) return originLearnings(db, target.origin).map((l) => l.id);
+  if ('origin' in target) {
+    refuseUnknownOrigin(db, target.origin);
+    return originLearnings(db, target.origin).map((l) => l.id);
+  }
   return stmt(db, 'SELECT l.id FROM json_each(?) j JOIN learnings l ON l.rowid = j.value ORDER BY j.key')
     .all(JSON.stringify(matchingRowidsOf(db, target.filter)))
     .map((row) => (row as { id: string }).id);
