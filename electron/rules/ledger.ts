@@ -16,7 +16,7 @@
 import { z } from 'zod';
 import { Learning as LearningSchema, type DecisionKind, type Impact, type Learning, type LearningState } from '../../shared/domain.js';
 import { humanDay } from './time.js';
-import { wilsonInterval, Z_95 } from './worth.js';
+import { wilsonInterval, Z_95 } from './wilson.js';
 
 /** The settings these rules read (a subset of `layover.toml`'s `[learnings]`). */
 export interface LedgerSettings {
@@ -274,9 +274,9 @@ export function undo(l: Learning, before: DecisionSnapshot): Learning {
 }
 
 /**
- * Wilson score lower bound of a success rate (z = 1.96: 95%). For display only: it keeps one
+ * Wilson score lower bound of a success rate (95% by default). For display only: it keeps one
  * success out of one run from looking better than 50 out of 55. Zero runs → 0.
  */
 export function wilsonLower(successes: number, runs: number, z = Z_95): number {
-  return runs <= 0 ? 0 : wilsonInterval(successes, runs, z).lower;
+  return wilsonInterval(successes, runs, z).lower;
 }

@@ -2,6 +2,7 @@
  * The rules of "Worth a look" (docs/rules.md#worth-a-look): which evidence singles a learning out.
  */
 import { describe, expect, it } from 'vitest';
+import { wilsonInterval } from '../../electron/rules/wilson.js';
 import {
   ECHO_FLOOR,
   ECHO_TIMES_MEDIAN,
@@ -12,7 +13,6 @@ import {
   failsMoreOften,
   medianOfCounts,
   sameChain,
-  wilsonInterval,
   worthReasons,
   type WorthEvidence,
 } from '../../electron/rules/worth.js';
