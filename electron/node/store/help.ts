@@ -23,7 +23,7 @@ import { humanTime, utcDay } from '../../rules/time.js';
 import type { HelpRequested } from '../../rules/events.js';
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
-import { equalsWhere, prefixRange } from './where.js';
+import { equalsWhere, idSearch } from './where.js';
 import { flushOutbox } from '../outbox.js';
 import { journalDecision, type Replaying } from './journal.js';
 import { EventRefused, normTime } from './learnings.js';
@@ -312,22 +312,16 @@ export interface ChainQuery {
 /**
  * Chains, those awaiting a person first, then newest first. A search finds a chain by its id or
  * the start of it, or by a help request's: the chain that asked and the chain its reply started.
- * Ranges of keys (`prefixRange`), so the search goes through the chains' and requests' keys.
+ * Ranges of keys (`idSearch`), so the search goes through the chains' and requests' keys.
  */
 export function listChains(db: Db, query: ChainQuery = {}): { total: number; rows: Chain[] } {
-  const parts: string[] = [];
-  const params: Record<string, unknown> = {};
-  if (query.agent !== undefined) {
-    parts.push('c.agent = @agent');
-    params.agent = query.agent;
-  }
-  const search = query.search?.trim();
-  if (search) {
-    parts.push(`(c.chain >= @lo AND c.chain < @hi OR c.chain IN (SELECT h.chain FROM help_requests h WHERE h.id >= @lo AND h.id < @hi
-      UNION ALL SELECT h.continued_as FROM help_requests h WHERE h.id >= @lo AND h.id < @hi))`);
-    Object.assign(params, prefixRange(search));
-  }
-  const clause = parts.length > 0 ? ` WHERE ${parts.join(' AND ')}` : '';
+  const search = idSearch(
+    `c.chain >= @lo AND c.chain < @hi OR c.chain IN (SELECT h.chain FROM help_requests h WHERE h.id >= @lo AND h.id < @hi
+     UNION ALL SELECT h.continued_as FROM help_requests h WHERE h.id >= @lo AND h.id < @hi)`,
+    query.search,
+  );
+  const { sql, params } = equalsWhere({ agent: query.agent }, 'c', [search]);
+  const clause = sql ? ` ${sql}` : '';
   const total = (stmt(db, `SELECT COUNT(*) AS n FROM chains c${clause}`).get(params) as { n: number }).n;
   const rows = stmt(db, `${CHAIN_SELECT}${clause} ORDER BY held DESC, c.created_at DESC, c.chain DESC LIMIT @limit OFFSET @offset`)
     .all({ ...params, limit: query.limit ?? 100, offset: query.offset ?? 0 }) as ChainRow[];

@@ -12,7 +12,7 @@ import { isDecisionSnapshot } from '../../rules/ledger.js';
 import { standingAt, type CountedRun, type StandingLine } from '../../rules/standing.js';
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
-import { equalsWhere, prefixRange } from './where.js';
+import { equalsWhere, idSearch, type Condition } from './where.js';
 import { EventRefused, addHistory, markExportPending, normTime } from './learnings.js';
 import { utcDay } from '../../rules/time.js';
 import { countFinishedRun } from './learningWrites.js';
@@ -185,23 +185,14 @@ export interface ListRunsInput {
  * factory with a hundred thousand runs. Exported for the test that holds it to the indexes.
  */
 export function runsWhere(input: ListRunsInput): { sql: string; params: Record<string, unknown> } {
-  const where = equalsWhere({ agent: input.agent, chain: input.chain, workflow: input.workflow });
-  const parts = where.sql === '' ? [] : [where.sql.slice('WHERE '.length)];
-  const params: Record<string, unknown> = { ...where.params };
-  if (input.outcome === 'running') parts.push('outcome IS NULL');
-  else if (input.outcome) {
-    parts.push('outcome = @outcome');
-    params.outcome = input.outcome;
-  }
-  const search = input.search?.trim();
-  if (search) {
-    parts.push(
-      `(run >= @lo AND run < @hi OR chain >= @lo AND chain < @hi
-        OR run IN (SELECT h.run FROM help_requests h WHERE h.id >= @lo AND h.id < @hi))`,
-    );
-    Object.assign(params, prefixRange(search));
-  }
-  return { sql: parts.length > 0 ? `WHERE ${parts.join(' AND ')}` : '', params };
+  const outcome: Condition | null =
+    input.outcome === 'running' ? { sql: 'outcome IS NULL' } : input.outcome ? { sql: 'outcome = @outcome', params: { outcome: input.outcome } } : null;
+  const search = idSearch(
+    `run >= @lo AND run < @hi OR chain >= @lo AND chain < @hi
+     OR run IN (SELECT h.run FROM help_requests h WHERE h.id >= @lo AND h.id < @hi)`,
+    input.search,
+  );
+  return equalsWhere({ agent: input.agent, chain: input.chain, workflow: input.workflow }, undefined, [outcome, search]);
 }
 
 /** Runs, newest first, narrowed by the filters given; and every workflow a run has, for the filter's choices. */
