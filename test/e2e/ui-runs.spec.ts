@@ -72,10 +72,13 @@ test.describe('runs & chains', () => {
     const search = page.getByLabel('Find id');
 
     await search.fill('run_scout_0060');
-    await expect(runsTable(page).locator('tbody tr')).not.toHaveCount(0);
-    const ids = await runsTable(page).locator('tbody tr td:nth-child(1)').allTextContents();
-    expect(ids.length).toBeGreaterThan(1);
-    for (const id of ids) expect(id.startsWith('run_scout_0060')).toBe(true);
+    // The search is applied once typing pauses, so the table is polled until it shows the search.
+    await expect
+      .poll(async () => {
+        const ids = await runsTable(page).locator('tbody tr td:nth-child(1)').allTextContents();
+        return ids.length > 1 && ids.every((id) => id.startsWith('run_scout_0060'));
+      })
+      .toBe(true);
 
     const request = (await call(page, 'help.list', { limit: 1 })).rows[0]!;
     await search.fill(request.id);
