@@ -8,7 +8,7 @@ import { IMPACTS, LEARNING_STATES, Learning, Run, type Learning as LearningRecor
 import { FIXED_FIELDS, LEARNING_FIELDS, MUTABLE_FIELDS, getLearning } from '../../electron/node/store/learningRows.js';
 import { insertLearning } from '../../electron/node/store/learnings.js';
 import { saveLearning } from '../../electron/node/store/learningWrites.js';
-import { RUN_FIELDS, applyRunStarted, listRuns } from '../../electron/node/store/runs.js';
+import { RUN_FIELDS, applyRunStarted, listRuns, runDetail } from '../../electron/node/store/runs.js';
 import { applyHelpRequested, getHelp, listHelp } from '../../electron/node/store/help.js';
 import { listProposals } from '../../electron/node/store/activity.js';
 import { activeForRun } from '../../electron/node/exporter.js';
@@ -109,6 +109,25 @@ describe('a row that does not fit its record is refused at the read, in one line
     applyHelpRequested(db, { id: 'hlp_1', agent: 'builder', run: 'run_1', chain: 'chn_1', fatal: true, question: 'May I publish?', at: '2026-11-29T10:00:00Z' });
     db.prepare(`UPDATE help_requests SET category = 'whim' WHERE id = 'hlp_1'`).run();
     expect(() => listHelp(db)).toThrow(/^the ledger's help request hlp_1 does not check out: category: [^\n]+$/);
+  });
+
+  it('a help request whose record of the flags a reply changed is damaged: it is not read as "no change"', () => {
+    applyHelpRequested(db, { id: 'hlp_1', agent: 'builder', run: 'run_1', chain: 'chn_1', fatal: true, question: 'May I publish?', at: '2026-11-29T10:00:00Z' });
+    db.prepare(`UPDATE help_requests SET flags_changed = '{"publish":false}' WHERE id = 'hlp_1'`).run();
+    expect(getHelp(db, 'hlp_1')?.flags_changed).toEqual({ publish: false });
+    for (const [damaged, why] of [['{"publish":fal', 'not JSON'], ['{"publish":[false]}', ''], ['null', '']] as const) {
+      db.prepare('UPDATE help_requests SET flags_changed = ? WHERE id = ?').run(damaged, 'hlp_1');
+      expect(() => getHelp(db, 'hlp_1')).toThrow(new RegExp(`^the ledger's help request hlp_1 does not check out: flags_changed(\\.publish)?: ${why}[^\n]*$`));
+    }
+  });
+
+  it("a run's detail whose previous run's given learnings are damaged", () => {
+    for (const run of ['run_1', 'run_2']) {
+      applyRunStarted(db, { run, agent: 'builder', chain: 'chn_1', workflow: 'build', flags: {}, routes: [], learnings: [], at: '2026-11-29T10:00:00Z' });
+    }
+    expect(runDetail(db, 'run_2', 3)?.previous).toBe('run_1');
+    db.prepare(`UPDATE runs SET learnings = '["lrn_1",' WHERE run = 'run_1'`).run();
+    expect(() => runDetail(db, 'run_2', 3)).toThrow(/^the ledger's run run_1 does not check out: learnings: not JSON [^\n]+$/);
   });
 
   it('a proposal of the log', () => {

@@ -126,8 +126,14 @@ function json<S extends z.ZodType, F>(text: string | null, schema: S, fallback: 
 /** Routes as a run's record has them. */
 const ROUTES = Run.shape.routes;
 
-/** A help request assembled from its row, checked by the `HelpRequest` schema (rowCheck.ts). */
-const checkedHelpRequest = rowReader(HelpRequest, (row) => `help request ${String(row.id)}`);
+/**
+ * A help request assembled from its row, checked by the `HelpRequest` schema (rowCheck.ts), its
+ * stored `flags_changed` decoded on the way. Unlike the flags it asked with, the record of a flag a
+ * person changed is not read as "none" when it cannot be read: that would tell the operator the
+ * reply changed nothing while the chain file says it did. The request fails its read, naming the
+ * field, and the change stays in the decisions journal (docs/factory-format.md#the-decisions-journal).
+ */
+const checkedHelpRequest = rowReader(HelpRequest.extend({ flags_changed: jsonColumn(FlagsChanged).nullable() }), (row) => `help request ${String(row.id)}`);
 
 /** A chain assembled from its row, checked by the `Chain` schema (rowCheck.ts). */
 const checkedChain = rowReader(Chain, (row) => `chain ${String(row.chain)}`);
@@ -151,7 +157,7 @@ function toHelpRequest(row: HelpRow): HelpRequest {
     responder: row.responder,
     answered_at: row.answered_at,
     continued_as: row.continued_as,
-    flags_changed: json(row.flags_changed, FlagsChanged, null),
+    flags_changed: row.flags_changed,
   });
 }
 
@@ -399,13 +405,7 @@ function responderOf(by: string | undefined, osUser: string): string {
  * fewer permissions than the work had, silently — the downgrade docs/rules.md#help-requests-and-replies forbids.
  */
 function storedFlags(text: string, id: string): Flags {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    value = undefined;
-  }
-  const parsed = Flags.safeParse(value);
+  const parsed = jsonColumn(Flags).safeParse(text);
   if (!parsed.success) {
     throw new ApiError(
       'refused',

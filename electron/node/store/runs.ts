@@ -6,8 +6,9 @@
  * Each run keeps the ids of the learnings it was given, so "what was it told when it did that?"
  * always has an answer, also after the learning was rejected.
  */
-import { Flags, Run, type HelpRequest, type Impact, type LearningState, type RunOutcome } from '../../../shared/domain.js';
-import type { GivenLearning, RunOutcomeFilter, RunProposal } from '../../../shared/api.js';
+import { z } from 'zod';
+import { Flags, Learning, Run, type HelpRequest, type RunOutcome } from '../../../shared/domain.js';
+import { RunProposal, type GivenLearning, type RunOutcomeFilter } from '../../../shared/api.js';
 import { isDecisionSnapshot } from '../../rules/ledger.js';
 import { standingAt, type CountedRun, type StandingLine } from '../../rules/standing.js';
 import type { Db } from './db.js';
@@ -217,13 +218,14 @@ export interface RunDetail {
   removed: string[];
 }
 
-interface GivenRow {
-  id: string;
-  text: string;
-  impact: Impact;
-  state: LearningState;
-  first_at: string;
-}
+/** What the run detail reads of a learning it was given, checked by the `Learning` schema's own fields. */
+const toGivenRow = rowReader(Learning.pick({ id: true, text: true, impact: true, state: true, first_at: true }), (row) => `learning ${String(row.id)}`);
+
+/** A proposal of the run with its learning's state now, checked by the API's `RunProposal` schema. */
+const toRunProposal = rowReader(RunProposal, (row) => `proposal of run ${String(row.run)} at ${String(row.at)}`);
+
+/** The given learnings of the agent's previous run, as the run's record stores them. */
+const PREVIOUS_LEARNINGS = rowReader(z.object({ run: z.string(), learnings: jsonColumn(Run.shape.learnings) }), (row) => `run ${String(row.run)}`);
 
 /**
  * Each learning the run was given as it stood when the run started (rules/standing.ts): its
@@ -234,9 +236,12 @@ interface GivenRow {
 function givenAsTheyStood(db: Db, run: Run, provisionalRuns: number): GivenLearning[] {
   const ids = JSON.stringify(run.learnings);
   const rows = new Map(
-    (stmt(db, 'SELECT id, text, impact, state, first_at FROM learnings WHERE id IN (SELECT value FROM json_each(?))').all(ids) as GivenRow[]).map(
-      (r) => [r.id, r],
-    ),
+    stmt(db, 'SELECT id, text, impact, state, first_at FROM learnings WHERE id IN (SELECT value FROM json_each(?))')
+      .all(ids)
+      .map((r) => {
+        const given = toGivenRow(r);
+        return [given.id, given];
+      }),
   );
   if (rows.size === 0) return [];
   const lines = new Map<string, StandingLine[]>();
@@ -280,10 +285,12 @@ export function runDetail(db: Db, runId: string, provisionalRuns: number): RunDe
     db,
     `SELECT p.at, p.agent, p.run, p.text, p.impact, p.outcome, p.learning_id, p.reason, 1 AS count, l.state AS now
      FROM proposals p LEFT JOIN learnings l ON l.id = p.learning_id WHERE p.run = ? ORDER BY p.seq`,
-  ).all(runId) as RunProposal[];
-  const prev = stmt(db, `SELECT run, learnings FROM runs WHERE agent = ? AND seq < ? ORDER BY seq DESC LIMIT 1`)
-    .get(run.agent, row.seq) as { run: string; learnings: string } | undefined;
-  const before = new Set(prev ? (JSON.parse(prev.learnings) as string[]) : []);
+  )
+    .all(runId)
+    .map(toRunProposal);
+  const prevRow = stmt(db, `SELECT run, learnings FROM runs WHERE agent = ? AND seq < ? ORDER BY seq DESC LIMIT 1`).get(run.agent, row.seq);
+  const prev = prevRow === undefined ? undefined : PREVIOUS_LEARNINGS(prevRow);
+  const before = new Set(prev?.learnings ?? []);
   const now = new Set(run.learnings);
   return {
     run,
