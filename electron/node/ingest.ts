@@ -129,24 +129,35 @@ type Line = { bytes: Buffer; tooLong?: number };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+/**
+ * What an applied line asks of the rest of the batch: the fatal requests it filed, and whether its
+ * agent's learnings file must be written again (its active learnings changed). The agents are
+ * marked once at the batch's end, not once a line: a batch of 5,000 lines marks a few dozen
+ * agents, where marking each line's agent cost a statement a proposal.
+ */
+interface LineEffects {
+  fatal: string[];
+  exportAgent: string | null;
+}
+
 /** Applies one valid event; throws `EventRefused` when the ledger cannot take it. */
-function applyEvent(db: Db, event: FactoryEvent, settings: Settings, fatal: string[], screened: ScreenResult | undefined): void {
+function applyEvent(db: Db, event: FactoryEvent, settings: Settings, effects: LineEffects, screened: ScreenResult | undefined): void {
   switch (event.type) {
     case 'run.started':
       applyRunStarted(db, { ...event, answers: event.answers ?? null });
       recordChainRun(db, event);
       break;
     case 'run.finished':
-      applyRunFinished(db, event);
+      if (applyRunFinished(db, event).lapsed.length > 0) effects.exportAgent = event.agent;
       break;
     case 'learning.proposed': {
       const result = applyProposal(db, { ...event, run: event.run ?? null }, settings.learnings, screened);
-      if (result.activeChanged) markExportPending(db, [event.agent]);
+      if (result.activeChanged) effects.exportAgent = event.agent;
       break;
     }
     case 'help.requested': {
-      const request = applyHelpRequested(db, event);
-      if (request.fatal && request.state === 'open') fatal.push(request.id);
+      applyHelpRequested(db, event);
+      if (event.fatal) effects.fatal.push(event.id); // filed open, so a fatal one holds its chain from now
       break;
     }
   }
@@ -221,11 +232,11 @@ function applyBatch(
     }
   });
   const screened = ahead.screenAll(texts, settings.learnings.max_text);
-  const apply = (event: FactoryEvent, fatal: string[], i: number): void => {
+  const apply = (event: FactoryEvent, effects: LineEffects, i: number): void => {
     const screen = proposalOf[i] === undefined ? undefined : screened.result(proposalOf[i]);
-    if (!careful) return applyEvent(db, event, settings, fatal, screen);
+    if (!careful) return applyEvent(db, event, settings, effects, screen);
     try {
-      db.transaction(() => applyEvent(db, event, settings, fatal, screen))();
+      db.transaction(() => applyEvent(db, event, settings, effects, screen))();
     } catch (error) {
       forgetMatchIndex(db); // the savepoint undid writes the index may have taken in
       throw error;
@@ -238,6 +249,7 @@ function applyBatch(
       syncMatchIndex(db);
       if (!careful) beginLearningBatch(db);
       const out: BatchOutcome = { applied: 0, refused: [], fatal: [], lastAt: null, runsFinished: 0 };
+      const exports = new Set<string>();
       lines.forEach((line, i) => {
         const number = from.lines + i + 1;
         const read = reads[i]!;
@@ -246,12 +258,13 @@ function applyBatch(
         if ('reason' in read) reason = read.reason;
         else if (from.rereading && alreadyApplied(db, read.event)) return; // applied before the file was read again
         else {
-          const fatal: string[] = [];
+          const effects: LineEffects = { fatal: [], exportAgent: null };
           try {
-            apply(read.event, fatal, i);
+            apply(read.event, effects, i);
             out.applied++;
             if (read.event.type === 'run.finished') out.runsFinished++;
-            out.fatal.push(...fatal);
+            out.fatal.push(...effects.fatal);
+            if (effects.exportAgent !== null) exports.add(effects.exportAgent);
             if (out.lastAt === null || read.event.at > out.lastAt) out.lastAt = read.event.at;
           } catch (error) {
             if (error instanceof EventRefused) reason = error.message;
@@ -266,6 +279,7 @@ function applyBatch(
         }
       });
       endLearningBatch(db);
+      markExportPending(db, exports);
       stmt(
         db,
         `INSERT INTO event_files (name, offset, lines, seal, rereading) VALUES (?, ?, ?, ?, ?)

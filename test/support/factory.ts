@@ -56,12 +56,14 @@ export function writeSettings(factory: string, toml: string): void {
 
 /**
  * Waits until `check` returns a value (not undefined / false) and returns it, failing after `ms`
- * with `what` in the message, rather than sleeping a fixed time.
+ * with `what` in the message, rather than sleeping a fixed time. The default wait is long enough
+ * for a watcher to notice a change and its worker to ingest it on a machine busy with the rest of
+ * the suite; a passing check returns as soon as it holds, so only a failure waits it out.
  */
 export async function eventually<T>(
   check: () => T | undefined | false | Promise<T | undefined | false>,
   what = 'the condition holds',
-  ms = 5000,
+  ms = 10_000,
 ): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {

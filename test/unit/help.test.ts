@@ -6,6 +6,7 @@ import type { Db } from '../../electron/node/store/db.js';
 import {
   applyHelpRequested,
   getChain,
+  getHelp,
   helpDetail,
   listChains,
   listHelp,
@@ -75,7 +76,8 @@ describe('help requests in the ledger', () => {
   it('copies workflow, flags and routes from the asking run, not from the request', () => {
     started('run_1', 'chn_a', '2026-11-29T10:00:00Z');
     const ev = { id: 'hlp_1', agent: 'scout', run: 'run_1', chain: 'chn_a', fatal: true, question: 'q', at: '2026-11-29T10:05:00Z', flags: { publish: false } };
-    const request = applyHelpRequested(db, ev);
+    applyHelpRequested(db, ev);
+    const request = getHelp(db, 'hlp_1')!;
     expect(request.workflow).toBe('release');
     expect(request.flags).toEqual({ publish: true });
     expect(request.routes).toEqual(['main']);
@@ -84,7 +86,8 @@ describe('help requests in the ledger', () => {
   });
 
   it('leaves the flags unknown when the asking run has no recorded start', () => {
-    const request = applyHelpRequested(db, { id: 'hlp_1', agent: 'scout', run: 'run_x', chain: 'chn_a', fatal: true, question: 'q', at: '2026-11-29T10:05:00Z' });
+    applyHelpRequested(db, { id: 'hlp_1', agent: 'scout', run: 'run_x', chain: 'chn_a', fatal: true, question: 'q', at: '2026-11-29T10:05:00Z' });
+    const request = getHelp(db, 'hlp_1')!;
     expect(request.flags).toBeNull();
     expect(request.workflow).toBeNull();
     expect(request.routes).toBeNull();
@@ -93,8 +96,8 @@ describe('help requests in the ledger', () => {
 
   it('does not copy flags from a run of another agent with the same run id', () => {
     started('run_1', 'chn_a', '2026-11-29T10:00:00Z', { agent: 'other' });
-    const request = applyHelpRequested(db, { id: 'hlp_1', agent: 'scout', run: 'run_1', chain: 'chn_a', fatal: true, question: 'q', at: '2026-11-29T10:05:00Z' });
-    expect(request.flags).toBeNull();
+    applyHelpRequested(db, { id: 'hlp_1', agent: 'scout', run: 'run_1', chain: 'chn_a', fatal: true, question: 'q', at: '2026-11-29T10:05:00Z' });
+    expect(getHelp(db, 'hlp_1')!.flags).toBeNull();
   });
 
   it('refuses a duplicate help request id', () => {
@@ -268,6 +271,19 @@ describe('chains from run events', () => {
     expect(chain?.workflow).toBe('release');
     expect(chain?.flags).toEqual({ publish: true });
     expect(chain?.answers).toBe('hlp_z');
+  });
+
+  it('a chain keeps how its first run asked for the work: a later run with another workflow, flags or routes changes none of them', () => {
+    started('run_1', 'chn_a', '2026-11-29T10:00:00Z');
+    started('run_2', 'chn_a', '2026-11-29T11:00:00Z', { workflow: 'hotfix', flags: { publish: false }, routes: ['dev'] });
+    expect(getChain(db, 'chn_a')).toMatchObject({ workflow: 'release', flags: { publish: true }, routes: ['main'], answers: null, runs: 2 });
+  });
+
+  it('a later run naming the request its chain answers fills it when no earlier run named one', () => {
+    asked('hlp_1', 'run_0', 'chn_a', '2026-11-29T09:00:00Z', false);
+    started('run_1', 'chn_a', '2026-11-29T10:00:00Z');
+    started('run_2', 'chn_a', '2026-11-29T11:00:00Z', { answers: 'hlp_z' });
+    expect(getChain(db, 'chn_a')).toMatchObject({ workflow: 'release', answers: 'hlp_z' });
   });
 });
 

@@ -117,14 +117,15 @@ interface ChainRow {
  * JSON, or not of the schema). Unreadable flags read as unknown, as missing ones do: the request
  * stays visible and answerable, and a reply never inherits what it cannot read (`storedFlags`).
  */
-function json<S extends z.ZodType, F>(text: string | null, schema: S, fallback: F): z.output<S> | F {
+function json<S extends z.ZodType, F>(text: string | null, column: S, fallback: F): z.output<S> | F {
   if (text === null) return fallback;
-  const parsed = jsonColumn(schema).safeParse(text);
+  const parsed = column.safeParse(text);
   return parsed.success ? parsed.data : fallback;
 }
 
-/** Routes as a run's record has them. */
-const ROUTES = Run.shape.routes;
+/** Flags and routes as stored JSON columns; made once, as building a zod schema costs far more than using one. */
+const FLAGS_COLUMN = jsonColumn(Flags);
+const ROUTES_COLUMN = jsonColumn(Run.shape.routes);
 
 /**
  * A help request assembled from its row, checked by the `HelpRequest` schema (rowCheck.ts), its
@@ -150,8 +151,8 @@ function toHelpRequest(row: HelpRow): HelpRequest {
     at: row.at,
     state: row.state,
     workflow: row.workflow,
-    flags: json(row.flags, Flags, null),
-    routes: json(row.routes, ROUTES, null),
+    flags: json(row.flags, FLAGS_COLUMN, null),
+    routes: json(row.routes, ROUTES_COLUMN, null),
     awaiting_human: row.awaiting === 1,
     answer: row.answer,
     responder: row.responder,
@@ -174,8 +175,8 @@ function toChain(row: ChainRow): Chain {
     answers: row.answers,
     continued_as: row.continued_as,
     workflow: row.workflow,
-    flags: json(row.flags, Flags, null),
-    routes: json(row.routes, ROUTES, null),
+    flags: json(row.flags, FLAGS_COLUMN, null),
+    routes: json(row.routes, ROUTES_COLUMN, null),
     created_at: row.created_at,
     runs: row.run_count,
   });
@@ -205,7 +206,7 @@ export function whyHelpRequestRefused(taken: boolean, id: string): string | null
  * that record they are NULL (unknown). A request id seen before throws `EventRefused`, so ingest
  * refuses the line.
  */
-export function applyHelpRequested(db: Db, event: HelpRequestedFields): HelpRequest {
+export function applyHelpRequested(db: Db, event: HelpRequestedFields): void {
   const refused = whyHelpRequestRefused(helpIdRecorded(db, event.id), event.id);
   if (refused !== null) throw new EventRefused(refused);
   const asked = stmt(db, 'SELECT workflow, flags, routes FROM runs WHERE run = ? AND agent = ?')
@@ -236,13 +237,14 @@ export function applyHelpRequested(db: Db, event: HelpRequestedFields): HelpRequ
     event.agent,
     at,
   );
-  return getHelp(db, event.id)!;
 }
 
 /**
  * Records the chain a `run.started` belongs to. The first run seen creates the row with how the
  * work was asked for (workflow, flags, routes) and, for a chain a reply started, the request it
  * answers; later runs change nothing, except filling what a row created without a run lacked.
+ * The update is skipped when it would change nothing (nearly every run continues a chain already
+ * recorded): SQLite writes a row an update names even when its values stay the same.
  */
 export function recordChainRun(db: Db, event: RunStartedFields): void {
   stmt(
@@ -253,7 +255,8 @@ export function recordChainRun(db: Db, event: RunStartedFields): void {
        answers = COALESCE(chains.answers, excluded.answers),
        flags = CASE WHEN chains.workflow IS NULL THEN excluded.flags ELSE chains.flags END,
        routes = CASE WHEN chains.workflow IS NULL THEN excluded.routes ELSE chains.routes END,
-       workflow = COALESCE(chains.workflow, excluded.workflow)`,
+       workflow = COALESCE(chains.workflow, excluded.workflow)
+     WHERE chains.workflow IS NULL OR (chains.answers IS NULL AND excluded.answers IS NOT NULL)`,
   ).run(
     event.chain,
     event.agent,
@@ -405,7 +408,7 @@ function responderOf(by: string | undefined, osUser: string): string {
  * fewer permissions than the work had, silently — the downgrade docs/rules.md#help-requests-and-replies forbids.
  */
 function storedFlags(text: string, id: string): Flags {
-  const parsed = jsonColumn(Flags).safeParse(text);
+  const parsed = FLAGS_COLUMN.safeParse(text);
   if (!parsed.success) {
     throw new ApiError(
       'refused',
@@ -490,7 +493,7 @@ export function reply(
     const workflow = input.workflow?.trim() || row.workflow!;
     const inherited = input.flags ?? storedFlags(row.flags!, input.id);
     const { flags, changed: flagsChanged } = setFlags ? changeFlags(inherited, setFlags, input.id) : { flags: inherited, changed: null };
-    const routes: string[] = input.routes ? [...input.routes] : json(row.routes, ROUTES, []);
+    const routes: string[] = input.routes ? [...input.routes] : json(row.routes, ROUTES_COLUMN, []);
     const at = now().toISOString();
 
     const changed = stmt(

@@ -14,7 +14,7 @@ import { standingAt, type CountedRun, type StandingLine } from '../../rules/stan
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
 import { equalsWhere, idSearch, type Condition } from './where.js';
-import { EventRefused, addHistory, markExportPending, normTime } from './learnings.js';
+import { EventRefused, addHistory, normTime } from './learnings.js';
 import { utcDay } from '../../rules/time.js';
 import { countFinishedRun } from './learningWrites.js';
 import { helpOfRun } from './help.js';
@@ -45,10 +45,10 @@ export interface RecordedRun {
   finished_at: string | null;
 }
 
-/** The ledger's record of `run` (its start time too), or undefined when no start is recorded. */
-export function recordedRun(db: Db, run: string): (RecordedRun & { started_at: string }) | undefined {
-  return stmt(db, 'SELECT agent, started_at, finished_at FROM runs WHERE run = ?').get(run) as
-    | (RecordedRun & { started_at: string })
+/** The ledger's record of `run` (its start time and row too), or undefined when no start is recorded. */
+export function recordedRun(db: Db, run: string): (RecordedRun & { started_at: string; rowid: number }) | undefined {
+  return stmt(db, 'SELECT rowid, agent, started_at, finished_at FROM runs WHERE run = ?').get(run) as
+    | (RecordedRun & { started_at: string; rowid: number })
     | undefined;
 }
 
@@ -117,7 +117,8 @@ export interface RunFinishedResult {
 /**
  * Records a run's end and counts it against the agent's provisional learnings that were live
  * before it started. A finish without a recorded start, a second finish, or a finish naming
- * another agent is refused: the ledger cannot tell which learnings that run saw.
+ * another agent is refused: the ledger cannot tell which learnings that run saw. When some lapsed,
+ * the agent's learnings file is due again: the caller marks it (ingest does, once a batch).
  */
 export function applyRunFinished(db: Db, e: RunFinishedInput): RunFinishedResult {
   const row = recordedRun(db, e.run);
@@ -125,7 +126,8 @@ export function applyRunFinished(db: Db, e: RunFinishedInput): RunFinishedResult
   if (refused !== null) throw new EventRefused(refused);
   if (!row) throw new Error('unreachable: a finish without a recorded start is refused above');
   const at = normTime(e.at);
-  stmt(db, 'UPDATE runs SET finished_at = ?, outcome = ? WHERE run = ?').run(at, e.outcome, e.run);
+  // By the row just read, so the run id is looked up once.
+  stmt(db, 'UPDATE runs SET finished_at = ?, outcome = ? WHERE rowid = ?').run(at, e.outcome, row.rowid);
 
   // Counted lazily in an ingest batch (learningWrites.ts): only the learnings this run lapses are seen here.
   const lapsed: string[] = [];
@@ -141,7 +143,6 @@ export function applyRunFinished(db: Db, e: RunFinishedInput): RunFinishedResult
       state_after: 'lapsed',
     });
   }
-  if (lapsed.length > 0) markExportPending(db, [e.agent]);
   return { lapsed };
 }
 
