@@ -120,6 +120,8 @@ export const WorthEntry = z.object({
   learning: Learning,
   reasons: z.array(z.string()).min(1),
   fingerprint: z.string(),
+  /** The decisions that would change its learning now (the ledger's rules decide which), as in a learning's detail. */
+  decisions: z.array(DecisionKind),
 });
 export type WorthEntry = z.infer<typeof WorthEntry>;
 
