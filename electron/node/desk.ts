@@ -50,7 +50,7 @@ import { SCHEMA_VERSION } from './store/schema.js';
 import { getHelp, helpDetail, listChains, listHelp, reply, resolve } from './store/help.js';
 import { learningDetail, queryLearnings } from './store/learningQueries.js';
 import { decideLearnings, originLearnings, undoDecisions } from './store/decisions.js';
-import { listRuns, runDetail } from './store/runs.js';
+import { listRuns, listWorkflows, runDetail } from './store/runs.js';
 import { dismissWorth, worthALook } from './store/worth.js';
 import { decisionsOn } from '../rules/ledger.js';
 import { lastSweep, listSweeps } from './sweep.js';
@@ -480,6 +480,7 @@ export class Desk implements DeskPort {
         return request;
       },
       'runs.list': (input) => listRuns(this.db(), input),
+      'runs.workflows': () => ({ workflows: listWorkflows(this.db()) }),
       'runs.detail': (input) => runDetail(this.db(), input.run, this.session.settings.current().learnings.provisional_runs) ?? notFound(`no run ${input.run}`),
       'chains.list': (input) => listChains(this.db(), input),
       'activity.proposals': (input) => listProposals(this.db(), input),
