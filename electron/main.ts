@@ -25,7 +25,8 @@ import {
   type IpcMainInvokeEvent,
   type MenuItemConstructorOptions,
 } from 'electron';
-import { MAX_PAGE, dispatch, parsePush, type Envelope, type PushName } from '../shared/api.js';
+import { MAX_PAGE, dispatch, parsePush, type CallOutput, type Envelope, type PushName } from '../shared/api.js';
+import { APP_TITLE, fatalNotification, openFatalCount } from '../shared/attention.js';
 import { Desk } from './node/desk.js';
 import type { DeskPort } from './node/host/deskPort.js';
 import { CSP } from './node/host/csp.js';
@@ -45,7 +46,7 @@ protocol.registerSchemesAsPrivileged([
 ]);
 
 const dataDir = userDataDir();
-app.setName('Layover Desk');
+app.setName(APP_TITLE);
 app.setPath('userData', dataDir);
 
 let mainWindow: BrowserWindow | null = null;
@@ -176,8 +177,8 @@ function refreshBadge(): void {
     if (!desk) return;
     void dispatch(desk.handlers, 'help.list', { open: true, limit: MAX_PAGE }).then((envelope) => {
       if (!envelope.ok) return;
-      const { rows } = envelope.value as { rows: { fatal: boolean; awaiting_human: boolean }[] };
-      app.setBadgeCount(rows.filter((row) => row.fatal).length);
+      const { rows } = envelope.value as CallOutput<'help.list'>;
+      app.setBadgeCount(openFatalCount(rows));
     });
   }, 300);
 }
@@ -185,8 +186,7 @@ function refreshBadge(): void {
 function notifyFatal(payload: unknown): void {
   if (!Notification.isSupported()) return;
   const request = parsePush('help.fatal', payload);
-  const question = request.question.length > 180 ? `${request.question.slice(0, 177)}…` : request.question;
-  const notification = new Notification({ title: `${request.agent} needs you`, body: question });
+  const notification = new Notification(fatalNotification(request));
   notification.on('click', focusWindow);
   notification.show();
 }
@@ -245,7 +245,7 @@ function createWindow(): BrowserWindow {
     minWidth: 720,
     minHeight: 480,
     show: false,
-    title: 'Layover Desk',
+    title: APP_TITLE,
     webPreferences: {
       preload: preloadPath(),
       contextIsolation: true,

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useState } from 'react';
 import type { DeskApi } from '../shared/api.js';
 import { notifyFatal, useAttentionTitle } from './components/Attention.js';
 import { Keyboard } from './components/Keyboard.js';
@@ -39,17 +39,21 @@ export function App({ api, stores: given }: { api: DeskApi; stores?: Stores }) {
   const [stores] = useState(() => given ?? createStores(api));
   const sheet = useSlice(stores.ui, (s) => s.sheet);
 
+  // The address is taken in before any view's own first load: layout effects all run before the
+  // first passive effect, a child's included. Were it a passive effect like the views' own, it
+  // would run after them (a parent's effects run last), so the Learnings list opened on a
+  // filtered address would first ask for the unfiltered list and then again for the filtered one.
+  useLayoutEffect(() => wireAddress(stores), [stores]);
+
   useEffect(() => {
     const onHash = () => stores.nav.getState().sync();
     window.addEventListener('hashchange', onHash);
     const off = wireLive(stores, { onFatal: (r) => notifyFatal(stores, r) });
-    const offAddress = wireAddress(stores);
     void stores.desk.getState().load();
     void stores.help.getState().load();
     return () => {
       window.removeEventListener('hashchange', onHash);
       off();
-      offAddress();
     };
   }, [stores]);
 

@@ -120,6 +120,8 @@ export const WorthEntry = z.object({
   learning: Learning,
   reasons: z.array(z.string()).min(1),
   fingerprint: z.string(),
+  /** The decisions that would change its learning now (the ledger's rules decide which), as in a learning's detail. */
+  decisions: z.array(DecisionKind),
 });
 export type WorthEntry = z.infer<typeof WorthEntry>;
 
@@ -310,8 +312,13 @@ export const CALLS = {
       search: z.string().max(200).optional(),
       ...Page,
     }),
-    z.object({ total: z.number().int(), rows: z.array(Run), workflows: z.array(z.string()) }),
+    z.object({ total: z.number().int(), rows: z.array(Run) }),
   ),
+  /**
+   * Every workflow a run has, for the runs filter's choices: a call of its own, asked once when the
+   * view opens and after the ledger changes, as it does not depend on the page or filter shown.
+   */
+  'runs.workflows': call(z.object({}), z.object({ workflows: z.array(z.string()) })),
   'runs.detail': call(
     z.object({ run: Id }),
     z.object({

@@ -14,7 +14,7 @@
  *   run that did not see a learning is no evidence against it.
  */
 import { z } from 'zod';
-import { Learning as LearningSchema, type DecisionKind, type Impact, type Learning, type LearningState } from '../../shared/domain.js';
+import { DecisionKind, Learning as LearningSchema, type Impact, type Learning, type LearningState } from '../../shared/domain.js';
 import { humanDay } from './time.js';
 import { wilsonInterval, Z_95 } from './wilson.js';
 
@@ -250,6 +250,15 @@ export const DECISION_RULES: Readonly<Record<DecisionKind, { from: readonly Lear
   reject: { from: ['provisional', 'confirmed', 'lapsed'], to: 'rejected', clearsLapse: false },
   keep: { from: ['provisional', 'lapsed'], to: 'confirmed', clearsLapse: true },
 };
+
+/**
+ * The decisions that would change a learning in `state` now, from {@link DECISION_RULES}: what the
+ * Desk sends with a learning (its detail, a Worth a look entry), so the window offers exactly
+ * those buttons and holds no copy of the table — a copy would offer Keep where the ledger refuses it.
+ */
+export function decisionsOn(state: LearningState): DecisionKind[] {
+  return DecisionKind.options.filter((kind) => DECISION_RULES[kind].from.includes(state));
+}
 
 /** The learning after a person's decision, or null when the decision does not apply to it. */
 export function decide(kind: DecisionKind, l: Learning, d: Decision): Learning | null {

@@ -5,22 +5,19 @@
  * (the Electron app raises native ones from its main process, and denies the page's permission).
  */
 import { useEffect, useState } from 'react';
+import { attentionTitle, fatalNotification, openFatalCount } from '../../shared/attention.js';
 import type { HelpRequest } from '../../shared/domain.js';
 import { useSlice, useStores } from '../state/context.js';
-import { openFatal } from '../state/help.js';
 import type { Stores } from '../state/stores.js';
 
-export const APP_TITLE = 'Layover Desk';
 /** Whether the operator asked for notifications in this browser (renderer local storage). */
 export const NOTIFY_KEY = 'layover.notify';
-/** A notification's body: the question's start, as much as a notification shows. */
-const NOTIFICATION_BODY_CHARS = 200;
 
 /** "(3) Layover Desk" while three fatal requests are open, so a background tab still says so. */
 export function useAttentionTitle(): void {
-  const waiting = useSlice(useStores().help, (s) => openFatal(s.rows));
+  const waiting = useSlice(useStores().help, (s) => openFatalCount(s.rows));
   useEffect(() => {
-    document.title = waiting > 0 ? `(${waiting}) ${APP_TITLE}` : APP_TITLE;
+    document.title = attentionTitle(waiting);
   }, [waiting]);
 }
 
@@ -49,7 +46,8 @@ function rememberOptIn(on: boolean): void {
 export function notifyFatal(stores: Stores, request: HelpRequest): void {
   if (stores.desk.getState().info?.host !== 'browser' || !request.fatal) return;
   if (!canNotify() || Notification.permission !== 'granted' || !optedIn()) return;
-  new Notification(`${request.agent} needs you`, { body: request.question.slice(0, NOTIFICATION_BODY_CHARS), tag: request.id });
+  const { title, body } = fatalNotification(request);
+  new Notification(title, { body, tag: request.id });
 }
 
 /**

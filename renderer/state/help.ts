@@ -77,14 +77,6 @@ export interface HelpState {
   resolve(id: string, by: string): Promise<boolean>;
 }
 
-/**
- * How many open fatal requests there are among `rows` (the open requests): the figure the tab
- * title and the desktop app's dock badge show.
- */
-export function openFatal(rows: readonly HelpRequest[]): number {
-  return rows.filter((r) => r.fatal && r.state === 'open').length;
-}
-
 /** Why Send is refused right now, or null when the reply may go. */
 export function replyProblem(request: HelpRequest, draft: Draft): string | null {
   if (request.state !== 'open') return `This request is already ${request.state}.`;

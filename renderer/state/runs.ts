@@ -63,7 +63,12 @@ export interface RunsState extends RunsFilter {
   setFilter(patch: Partial<RunsFilter>): void;
   /** Takes a whole filter (from the address), reading the listings again only when it differs. */
   applyFilter(filter: RunsFilter): void;
+  /** Reads the listings for the filter and limits shown; the open run's detail is not read again. */
   load(): Promise<void>;
+  /** Reads the workflow filter's choices: once when the view opens, and in `refresh`. */
+  loadWorkflows(): Promise<void>;
+  /** After the ledger changed: the listings, the workflows and the open run's detail, read again. */
+  refresh(): Promise<void>;
   openRun(run: string | null): Promise<void>;
   loadDetail(): Promise<void>;
 }
@@ -122,7 +127,6 @@ export function createRunsStore(api: DeskApi) {
         set({
           runs: runs.rows,
           runsTotal: runs.total,
-          workflows: runs.workflows,
           chains: chains.rows,
           chainsTotal: chains.total,
           error: null,
@@ -131,7 +135,16 @@ export function createRunsStore(api: DeskApi) {
       } catch (error) {
         if (mine === listSeq) set({ error: messageOf(error), loaded: true });
       }
-      if (get().runId) await get().loadDetail();
+    },
+    async loadWorkflows() {
+      try {
+        set({ workflows: (await api.call('runs.workflows', {})).workflows });
+      } catch (error) {
+        set({ error: messageOf(error) });
+      }
+    },
+    async refresh() {
+      await Promise.all([get().load(), get().loadWorkflows(), get().loadDetail()]);
     },
     async openRun(run) {
       if (run === get().runId && get().detail) return;

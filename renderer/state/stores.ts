@@ -30,7 +30,7 @@ export async function refreshAll(stores: Stores): Promise<void> {
   const jobs: Promise<unknown>[] = [stores.help.getState().load(), stores.learnings.getState().refresh()];
   const learnings = stores.learnings.getState();
   if (learnings.detailId) jobs.push(learnings.loadDetail());
-  if (stores.runs.getState().loaded) jobs.push(stores.runs.getState().load());
+  if (stores.runs.getState().loaded) jobs.push(stores.runs.getState().refresh());
   if (stores.activity.getState().loaded) jobs.push(stores.activity.getState().load());
   if (stores.worth.getState().loaded) jobs.push(stores.worth.getState().load());
   await Promise.all(jobs);

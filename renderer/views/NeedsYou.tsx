@@ -47,11 +47,11 @@ function RequestItem({ request, current, onPick }: { request: HelpRequest; curre
   );
 }
 
-function RequestDetail() {
+/** The request `selectedId` names, given by the view, which holds the selection already. */
+function RequestDetail({ selectedId }: { selectedId: string | null }) {
   const { help } = useStores();
   const detail = useSlice(help, (s) => s.detail);
   const detailError = useSlice(help, (s) => s.detailError);
-  const selectedId = useSlice(help, (s) => s.selectedId);
   const handled = useSlice(help, (s) => (selectedId ? s.handled[selectedId] : undefined));
 
   if (!selectedId) return <p className="empty">Pick a request to read and answer it.</p>;
@@ -176,7 +176,7 @@ export function NeedsYou({ focus }: { focus?: string | undefined }) {
         <WorthALook />
       </section>
       <section className="pane pane-detail" aria-label="Request">
-        <RequestDetail />
+        <RequestDetail selectedId={selectedId} />
       </section>
     </div>
   );

@@ -285,6 +285,11 @@ export function Runs({ run, chain }: { run?: string | undefined; chain?: string 
   useEffect(() => {
     if (!loaded) void runs.getState().load();
   }, [loaded, runs]);
+  // The workflow choices are the view's, not a page's: asked once each time the view opens (and
+  // again after the ledger changes, by the live refresh), not with every listing.
+  useEffect(() => {
+    void runs.getState().loadWorkflows();
+  }, [runs]);
   useEffect(() => {
     if (run) void runs.getState().openRun(run);
   }, [run, runs]);

@@ -115,7 +115,7 @@ test.describe('worth a look', () => {
     await cursorTo(page, ids.failing);
     await page.keyboard.press('Shift+R');
     const dialog = page.getByRole('dialog');
-    await expect(dialog).toContainText(`Reject this learning of ${AGENT}?`);
+    await expect(dialog).toContainText(`A learning of ${AGENT}.`);
     await dialog.getByRole('button', { name: 'Reject 1' }).click();
     await expect(page.getByText(/^Rejected 1 learning as .+\.$/)).toBeVisible();
     await expect(entry(page, ids.failing)).toHaveCount(0);

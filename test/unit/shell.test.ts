@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { fatalNotification } from '../../shared/attention.js';
 
 type Handler = (...args: unknown[]) => unknown;
 
@@ -280,5 +281,23 @@ describe('the Electron shell', () => {
     expect(h.notifications[0]).toEqual({ title: 'builder needs you', body: 'Which key signs the release?' });
     await until(() => window.webContents.sent.some((args) => args[1] === 'help.fatal'));
     await until(() => h.badge === 1);
+  });
+
+  it('counts only open fatal requests on the badge: one resolved leaves it', async () => {
+    await until(() => h.badge === 1);
+    const call = h.ipc.get('desk:call')!;
+    expect(await call(event(appFrame()), 'help.resolve', { id: 'help-1', by: 'ada' })).toMatchObject({ ok: true });
+    await until(() => h.badge === 0);
+  });
+
+  it('cuts a long question in the native notification as the shared wording does', async () => {
+    const at = new Date().toISOString();
+    const question = `Which of these keys signs the release? ${'k'.repeat(400)}`;
+    const event = { type: 'help.requested', at, id: 'help-2', agent: 'builder', run: 'run-2', chain: 'chain-2', fatal: true, question };
+    const before = h.notifications.length;
+    fs.appendFileSync(path.join(factory, 'events', `${at.slice(0, 10)}.jsonl`), `${JSON.stringify(event)}\n`);
+    await until(() => h.notifications.length > before);
+    expect(h.notifications[before]).toEqual(fatalNotification({ agent: 'builder', question }));
+    expect((h.notifications[before] as { body: string }).body.endsWith('…')).toBe(true);
   });
 });

@@ -6,9 +6,9 @@
  * The list's filters, sorts and counts come from the in-memory list (`learningList.ts`); only a
  * page's rows and a detail's history and evidence are read with SQL.
  */
-import { DecisionKind, HistoryEntry, type Learning, type Run } from '../../../shared/domain.js';
+import { HistoryEntry, type DecisionKind, type Learning, type Run } from '../../../shared/domain.js';
 import type { LearningFilter, NextRun, RunEvidence, StateCounts } from '../../../shared/api.js';
-import { DECISION_RULES, wilsonLower } from '../../rules/ledger.js';
+import { decisionsOn, wilsonLower } from '../../rules/ledger.js';
 import { nextRunPlace } from '../exporter.js';
 import type { Db } from './db.js';
 import { listPage, type LearningSort } from './learningList.js';
@@ -105,7 +105,6 @@ export function learningDetail(db: Db, id: string, maxPerRun: number): LearningD
      WHERE g.learning_rowid = (SELECT rowid FROM learnings WHERE id = ?) ORDER BY g.run_seq DESC LIMIT ?`,
   ).all(id, DETAIL_RUNS)
     .map(toRun);
-  const decisions = DecisionKind.options.filter((kind) => DECISION_RULES[kind].from.includes(learning.state));
   return {
     learning,
     history,
@@ -113,6 +112,6 @@ export function learningDetail(db: Db, id: string, maxPerRun: number): LearningD
     agent_overall: evidence(overall),
     runs,
     next_run: nextRunPlace(db, learning, maxPerRun),
-    decisions,
+    decisions: decisionsOn(learning.state),
   };
 }

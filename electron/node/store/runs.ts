@@ -197,16 +197,24 @@ export function runsWhere(input: ListRunsInput): { sql: string; params: Record<s
   return equalsWhere({ agent: input.agent, chain: input.chain, workflow: input.workflow }, undefined, [outcome, search]);
 }
 
-/** Runs, newest first, narrowed by the filters given; and every workflow a run has, for the filter's choices. */
-export function listRuns(db: Db, input: ListRunsInput = {}): { total: number; rows: Run[]; workflows: string[] } {
+/** Runs, newest first, narrowed by the filters given. */
+export function listRuns(db: Db, input: ListRunsInput = {}): { total: number; rows: Run[] } {
   const where = runsWhere(input);
   const total = (stmt(db, `SELECT count(*) AS n FROM runs ${where.sql}`).get(where.params) as { n: number }).n;
   const rows = stmt(db, `SELECT ${RUN_COLUMNS} FROM runs ${where.sql} ORDER BY seq DESC LIMIT @limit OFFSET @offset`)
     .all({ ...where.params, limit: input.limit ?? 100, offset: input.offset ?? 0 })
     .map(toRun);
+  return { total, rows };
+}
+
+/**
+ * Every workflow a run has, for the runs filter's choices. Apart from the listing because it
+ * depends on neither the filter nor the page: asked with every page it was a scan of the runs'
+ * workflow index per page turned and per key typed in the search.
+ */
+export function listWorkflows(db: Db): string[] {
   // Rows mapped, not `.pluck()`: a mode switched on a cached statement sticks to it (statements.ts).
-  const workflows = (stmt(db, 'SELECT DISTINCT workflow FROM runs ORDER BY workflow').all() as { workflow: string }[]).map((r) => r.workflow);
-  return { total, rows, workflows };
+  return (stmt(db, 'SELECT DISTINCT workflow FROM runs ORDER BY workflow').all() as { workflow: string }[]).map((r) => r.workflow);
 }
 
 export interface RunDetail {

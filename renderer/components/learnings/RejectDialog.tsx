@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { actionPhrase } from '../../lib/phrases.js';
 import { useSlice, useStores } from '../../state/context.js';
 import { useActor } from '../ActingAs.js';
@@ -6,11 +6,23 @@ import { Dialog } from '../Dialog.js';
 import { rejectSelected, type DecisionScope } from './actions.js';
 import { useSelection } from './useSelection.js';
 
+interface Props {
+  /** The list's selection, or one learning named by id (the detail's, a Worth a look entry's). */
+  scope: DecisionScope;
+  /** What the operator should read before deciding, shown first (Worth a look: the text and why it is listed). */
+  children?: ReactNode;
+  /** Closes the dialog; by default it is the window's open dialog (`ui.dialog`) that closes. */
+  onClose?: () => void;
+  /** After the rejection went through, before the dialog closes (Worth a look reads its section again). */
+  onRejected?: () => Promise<void>;
+}
+
 /**
  * Confirms a rejection, stating exactly how many and which, who it is recorded as, with an
- * optional reason. `scope`: the list's selection, or the one learning of the detail.
+ * optional reason. Every rejection of learnings by id or selection asks through this one dialog,
+ * so each asks the same and each can record why.
  */
-export function RejectDialog({ scope }: { scope: DecisionScope }) {
+export function RejectDialog({ scope, children, onClose, onRejected }: Props) {
   const stores = useStores();
   const { learnings, ui } = stores;
   const selection = useSelection(learnings);
@@ -22,7 +34,8 @@ export function RejectDialog({ scope }: { scope: DecisionScope }) {
   });
   const [reason, setReason] = useState('');
   const close = () => {
-    ui.getState().openDialog(null);
+    if (onClose) onClose();
+    else ui.getState().openDialog(null);
     learnings.getState().clearAim();
   };
   const { allMatching, filter, n, underCursor } =
@@ -31,12 +44,15 @@ export function RejectDialog({ scope }: { scope: DecisionScope }) {
   async function submit(event: React.FormEvent) {
     event.preventDefault();
     await rejectSelected(stores, reason, scope);
-    if (!learnings.getState().actionError) close();
+    if (learnings.getState().actionError) return;
+    await onRejected?.();
+    close();
   }
 
   return (
     <Dialog title={`${actionPhrase('Reject', n, allMatching, filter, underCursor)} as ${actor}?`} onClose={close} initialFocus="input">
       <form onSubmit={(e) => void submit(e)}>
+        {children}
         {underCursor && aimed && <blockquote className="prewrap">{aimed.text}</blockquote>}
         <p>
           Rejected learnings are no longer given to runs, and their agent cannot propose them again. You can undo this for a

@@ -70,7 +70,8 @@ export async function rejectOrigin(stores: Stores, origin: LearningOrigin, reaso
   const changed = await stores.learnings.getState().rejectOrigin(origin, by, reason);
   if (!changed) return false;
   toastRejected(stores, changed, by);
-  await stores.runs.getState().load();
+  const runs = stores.runs.getState();
+  await Promise.all([runs.load(), runs.loadDetail()]);
   return true;
 }
 

@@ -4,15 +4,13 @@ import { plural } from '../../lib/format.js';
 import { shortcutKeys } from '../../lib/shortcuts.js';
 import { useSlice, useStores } from '../../state/context.js';
 import { href } from '../../state/nav.js';
-import { ConfirmDialog } from '../ConfirmDialog.js';
 import { Keys } from '../Keys.js';
-import { useActor } from '../ActingAs.js';
-import { dismissEntry, keepEntry, rejectEntry } from './actions.js';
+import { RejectDialog } from '../learnings/RejectDialog.js';
+import { dismissEntry, keepEntry } from './actions.js';
 
 function Entry({ entry, current, onPick }: { entry: WorthEntry; current: boolean; onPick: () => void }) {
   const stores = useStores();
   const l = entry.learning;
-  const keepable = l.state === 'provisional';
   return (
     <li className={`worth-item${current ? ' current' : ''}`} aria-current={current ? 'true' : undefined} data-worth={l.id} onClick={onPick}>
       <p className="worth-head">
@@ -28,10 +26,12 @@ function Entry({ entry, current, onPick }: { entry: WorthEntry; current: boolean
         ))}
       </ul>
       <div className="worth-actions">
-        <button type="button" className="danger" onClick={() => stores.worth.getState().confirmReject(entry)} aria-keyshortcuts={shortcutKeys('worth-reject')}>
-          Reject
-        </button>
-        {keepable && (
+        {entry.decisions.includes('reject') && (
+          <button type="button" className="danger" onClick={() => stores.worth.getState().confirmReject(entry)} aria-keyshortcuts={shortcutKeys('worth-reject')}>
+            Reject
+          </button>
+        )}
+        {entry.decisions.includes('keep') && (
           <button type="button" onClick={() => void keepEntry(stores, entry)} aria-keyshortcuts={shortcutKeys('worth-keep')}>
             Keep
           </button>
@@ -51,7 +51,6 @@ function Entry({ entry, current, onPick }: { entry: WorthEntry; current: boolean
 export function WorthALook() {
   const stores = useStores();
   const { worth } = stores;
-  const actor = useActor();
   const entries = useSlice(worth, (s) => s.entries);
   const total = useSlice(worth, (s) => s.total);
   const cursor = useSlice(worth, (s) => s.cursor);
@@ -87,19 +86,12 @@ export function WorthALook() {
         ))}
       </ul>
       {confirming && (
-        <ConfirmDialog
-          title={`Reject this learning of ${confirming.learning.agent}?`}
-          confirm="Reject 1"
-          onCancel={() => worth.getState().confirmReject(null)}
-          onConfirm={() => void rejectEntry(stores, confirming)}
-        >
-          <p className="prewrap">{confirming.learning.text}</p>
+        <RejectDialog scope={{ id: confirming.learning.id }} onClose={() => worth.getState().confirmReject(null)} onRejected={() => worth.getState().load()}>
+          <blockquote className="prewrap">{confirming.learning.text}</blockquote>
           <p>
-            It is no longer given to runs, and {confirming.learning.agent} cannot propose it again. You can undo this for a while
-            after. {plural(confirming.reasons.length, 'reason')} it is here: {confirming.reasons.join('; ')}.
+            A learning of {confirming.learning.agent}. {plural(confirming.reasons.length, 'reason')} it is here: {confirming.reasons.join('; ')}.
           </p>
-          <p>Recorded as {actor}.</p>
-        </ConfirmDialog>
+        </RejectDialog>
       )}
     </section>
   );

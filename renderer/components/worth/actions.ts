@@ -1,26 +1,20 @@
 /**
  * What the operator does with a Worth a look entry. Reject and keep are the learnings' own
- * actions (learnings/actions.ts), named by id; dismiss is the section's own, remembered in the
- * ledger against the entry's evidence.
+ * actions (learnings/actions.ts), named by id — reject through the learnings' own dialog
+ * (RejectDialog), with its optional reason; dismiss is the section's own, remembered in the
+ * ledger against the entry's evidence. Which decisions an entry takes comes with it from the Desk.
  */
 import type { WorthEntry } from '../../../shared/api.js';
 import type { ShortcutId } from '../../lib/shortcuts.js';
 import type { Stores } from '../../state/stores.js';
-import { keepSelected, rejectSelected } from '../learnings/actions.js';
-
-/** Re-reads the section after a decision, or says why the decision failed. */
-async function afterDecision(stores: Stores): Promise<void> {
-  await stores.worth.getState().load();
-  const failed = stores.learnings.getState().actionError;
-  if (failed) stores.worth.getState().fail(failed);
-}
+import { keepSelected } from '../learnings/actions.js';
 
 /**
  * Keeps the entry's learning, and dismisses the entry against the same evidence: the person has
  * looked and said yes, so it comes back only when the evidence against it grows.
  */
 export async function keepEntry(stores: Stores, entry: WorthEntry): Promise<void> {
-  if (entry.learning.state !== 'provisional') {
+  if (!entry.decisions.includes('keep')) {
     stores.ui.getState().showToast(`This learning is ${entry.learning.state} already: reject or dismiss it.`, null, 5000);
     return;
   }
@@ -29,12 +23,6 @@ export async function keepEntry(stores: Stores, entry: WorthEntry): Promise<void
   // The dismissal re-reads the section itself: one read, not one more after it.
   if (failed) stores.worth.getState().fail(failed);
   else await stores.worth.getState().dismiss(entry, stores.desk.getState().actor());
-}
-
-export async function rejectEntry(stores: Stores, entry: WorthEntry): Promise<void> {
-  await rejectSelected(stores, '', { id: entry.learning.id });
-  stores.worth.getState().confirmReject(null);
-  await afterDecision(stores);
 }
 
 export async function dismissEntry(stores: Stores, entry: WorthEntry): Promise<void> {
@@ -57,7 +45,9 @@ export function handleWorthShortcut(stores: Stores, id: ShortcutId): boolean {
     case 'worth-dismiss': {
       const entry = worth.current();
       if (!entry) return false;
-      if (id === 'worth-reject') worth.confirmReject(entry);
+      if (id === 'worth-reject') {
+        if (entry.decisions.includes('reject')) worth.confirmReject(entry);
+      }
       else if (id === 'worth-keep') void keepEntry(stores, entry);
       else void dismissEntry(stores, entry);
       return true;
