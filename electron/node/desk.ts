@@ -52,7 +52,6 @@ import { learningDetail, queryLearnings } from './store/learningQueries.js';
 import { decideLearnings, originLearnings, undoDecisions } from './store/decisions.js';
 import { listRuns, listWorkflows, runDetail } from './store/runs.js';
 import { dismissWorth, worthALook } from './store/worth.js';
-import { decisionsOn } from '../rules/ledger.js';
 import { lastSweep, listSweeps } from './sweep.js';
 import type { WatcherChange } from './watcher.js';
 import { refusedFiles, rereadFile } from './store/eventFiles.js';
@@ -454,12 +453,7 @@ export class Desk implements DeskPort {
       'learnings.undo': (input) => {
         return this.decided((db) => ({ changed: undoDecisions(db, input.ids, { by: input.by, now: now() }).changed }));
       },
-      'learnings.worthALook': () => {
-        // Each entry says which decisions its learning takes, from the ledger's own table, so the
-        // window's Keep button and key follow the rule rather than a copy of it.
-        const section = worthALook(this.db());
-        return { ...section, entries: section.entries.map((entry) => ({ ...entry, decisions: decisionsOn(entry.learning.state) })) };
-      },
+      'learnings.worthALook': () => worthALook(this.db()),
       'learnings.dismissWorth': (input) => {
         if (!dismissWorth(this.writable(), input.id, input.fingerprint, input.by, now())) notFound(`no learning ${input.id}`);
         this.emit('ledger.changed', { reason: 'dismiss' });

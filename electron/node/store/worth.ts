@@ -7,7 +7,8 @@
  * Display only: nothing here writes to a learning. The one write is a dismissal, which is a note
  * about the section, not a decision on the learning.
  */
-import type { Learning } from '../../../shared/domain.js';
+import type { WorthEntry } from '../../../shared/api.js';
+import { decisionsOn } from '../../rules/ledger.js';
 import {
   MIN_RUNS_EACH_SIDE,
   echoThreshold,
@@ -29,12 +30,6 @@ import { stmt } from './statements.js';
  * again, and a person works it from the top (most reasons first). The total is still reported.
  */
 const WORTH_MOST = 100;
-
-export interface WorthEntry {
-  learning: Learning;
-  reasons: string[];
-  fingerprint: string;
-}
 
 export interface WorthSection {
   total: number;
@@ -215,7 +210,11 @@ export function worthALook(db: Db): WorthSection {
       FROM json_each(?) j JOIN learnings l ON l.rowid = j.value`).all(JSON.stringify(listed.map((f) => f.rowid))) as ({ rowid: number } & Record<string, unknown>)[];
     const byRowid = new Map(rows.map(({ rowid, ...row }) => [rowid, toLearning(row)]));
     const entries = listed
-      .map((f) => ({ learning: byRowid.get(f.rowid)!, reasons: f.reasons, fingerprint: f.fingerprint }))
+      .map((f): WorthEntry => {
+        const learning = byRowid.get(f.rowid)!;
+        // Which decisions it takes, from the ledger's own table, so the window's Keep follows the rule.
+        return { learning, reasons: f.reasons, fingerprint: f.fingerprint, decisions: decisionsOn(learning.state) };
+      })
       .sort(
         (a, b) =>
           b.reasons.length - a.reasons.length ||
