@@ -65,6 +65,11 @@ export interface RunsState extends RunsFilter {
   applyFilter(filter: RunsFilter): void;
   /** Reads the listings for the filter and limits shown; the open run's detail is not read again. */
   load(): Promise<void>;
+  /**
+   * The view's first listing, unless one was already asked for: an address naming a filter asks
+   * for it before the view mounts, and the view asking again sent the same two calls twice.
+   */
+  loadFirst(): void;
   /** Reads the workflow filter's choices: once when the view opens, and in `refresh`. */
   loadWorkflows(): Promise<void>;
   /** After the ledger changed: the listings, the workflows and the open run's detail, read again. */
@@ -135,6 +140,9 @@ export function createRunsStore(api: DeskApi) {
       } catch (error) {
         if (mine === listSeq) set({ error: messageOf(error), loaded: true });
       }
+    },
+    loadFirst() {
+      if (listSeq === 0) void get().load();
     },
     async loadWorkflows() {
       try {

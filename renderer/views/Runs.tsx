@@ -283,8 +283,8 @@ export function Runs({ run, chain }: { run?: string | undefined; chain?: string 
   const [asked, setAsked] = useState<OriginAsked | null>(null);
 
   useEffect(() => {
-    if (!loaded) void runs.getState().load();
-  }, [loaded, runs]);
+    runs.getState().loadFirst();
+  }, [runs]);
   // The workflow choices are the view's, not a page's: asked once each time the view opens (and
   // again after the ledger changes, by the live refresh), not with every listing.
   useEffect(() => {

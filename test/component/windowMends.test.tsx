@@ -62,6 +62,14 @@ describe('the Runs view', () => {
     expect(sentOn(desk, 'runs.detail').map((c) => c.input)).toEqual([{ run: 'run_b1' }, { run: 'run_r1' }]);
   });
 
+  it('opened on a filtered address, lists the runs once, for that filter', async () => {
+    const desk = await runsDesk();
+    window.location.hash = '#/runs?workflow=review';
+    render(<App api={desk.api} />);
+    await waitFor(() => expect(document.querySelectorAll('a[href*="run=run_r1"]').length).toBeGreaterThan(0));
+    expect(sentOn(desk, 'runs.list').map((c) => c.input)).toEqual([{ limit: 100, workflow: 'review' }]);
+  });
+
   it('asks for the workflow choices once when the view opens, not with each listing, and again after the ledger changes', async () => {
     const desk = await runsDesk();
     window.location.hash = '#/runs';
