@@ -1,0 +1,105 @@
+/**
+ * Worth a look's finished-run counts (schema migration 10, kept by triggers as runs finish), after
+ * ingest of runs given real learnings: whatever the batch size, they must be what the runs and
+ * what each was given say, counted afresh with the query the migration filled them with.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { ingestSync } from '../../electron/node/ingest.js';
+import { ledgerPath, openDb, type Db } from '../../electron/node/store/db.js';
+import { DEFAULT_SETTINGS } from '../../electron/rules/settings.js';
+import { seededRandom } from '../../electron/rules/seededRandom.js';
+import { appendEvents, tempFactory, type TempFactory } from '../support/factory.js';
+import { proposed, runFinished, runStarted, type EventLine } from '../support/events.js';
+
+/** Lines per batch tried: one line a batch, batches that end anywhere, and every run in one. */
+const BATCHES = [1, 7, 5000];
+const OUTCOMES = ['succeeded', 'failed', 'stopped'];
+const CLAIMS: Record<string, string[]> = {
+  builder: [
+    'Warm the dependency cache before the matrix jobs start, or each job downloads it again.',
+    'Regenerate the API client after every schema change, the old one silently drops fields.',
+    'Run migrations before seeding, the seed script assumes the newest table layout exists.',
+  ],
+  scout: [
+    'The payments sandbox rejects cards issued after 2025, so use the fixed test card numbers.',
+    'Restart the queue worker after changing its environment, it reads settings only at start.',
+    'Keep the feature flag service reachable in tests, a missing flag defaults to enabled.',
+  ],
+};
+
+const factories: TempFactory[] = [];
+afterAll(() => {
+  for (const f of factories) f.remove();
+});
+
+const at = (minute: number): string => new Date(Date.UTC(2026, 10, 20, 8, minute)).toISOString();
+
+/**
+ * A ledger of six learnings, then `runs` runs of two agents, each given a seeded subset of its
+ * agent's learnings (and now and then an id the ledger does not know), overlapping, finished in
+ * any order or not at all, ingested `maxLines` at a time.
+ */
+function ledgerWithRuns(seed: number, runs: number, maxLines: number): Db {
+  const factory = tempFactory('layover-run-counts-');
+  factories.push(factory);
+  let minute = 0;
+  appendEvents(factory.dir, ...Object.entries(CLAIMS).flatMap(([agent, texts]) => texts.map((text) => proposed({ at: at(minute++), agent, text }))));
+  const db = openDb(ledgerPath(factory.dir));
+  ingestSync(db, factory.dir, { settings: DEFAULT_SETTINGS, export: false });
+  const ids = (agent: string) => (db.prepare('SELECT id FROM learnings WHERE agent = ? ORDER BY rowid').all(agent) as { id: string }[]).map((r) => r.id);
+  const random = seededRandom(seed);
+  const events: EventLine[] = [];
+  const open: { run: string; agent: string }[] = [];
+  for (let i = 0; i < runs; i++) {
+    const agent = random() < 0.5 ? 'builder' : 'scout';
+    const given = ids(agent).filter(() => random() < 0.7);
+    if (random() < 0.2) given.push(`lrn_unknown_${i}`);
+    const run = `run_${i}`;
+    events.push(runStarted({ at: at(minute++), run, agent, learnings: given }));
+    open.push({ run, agent });
+    while (open.length > 0 && random() < 0.45) {
+      const [finished] = open.splice(Math.floor(random() * open.length), 1);
+      if (random() < 0.9) events.push(runFinished({ at: at(minute++), ...finished!, outcome: OUTCOMES[Math.floor(random() * OUTCOMES.length)]! }));
+    }
+  }
+  appendEvents(factory.dir, ...events);
+  const result = ingestSync(db, factory.dir, { settings: DEFAULT_SETTINGS, maxLines, export: false });
+  expect(result.refused).toEqual([]);
+  return db;
+}
+
+function counted(db: Db) {
+  return {
+    learnings: db.prepare('SELECT learning_rowid AS rowid, runs, succeeded FROM learning_run_counts WHERE runs > 0 ORDER BY 1').all(),
+    agents: db.prepare('SELECT agent, runs, succeeded FROM agent_run_counts WHERE runs > 0 ORDER BY 1').all(),
+  };
+}
+
+function recounted(db: Db) {
+  return {
+    learnings: db
+      .prepare(
+        `SELECT g.learning_rowid AS rowid, count(*) AS runs, sum(r.outcome = 'succeeded') AS succeeded
+         FROM run_given g JOIN runs r ON r.seq = g.run_seq WHERE r.finished_at IS NOT NULL GROUP BY 1 ORDER BY 1`,
+      )
+      .all(),
+    agents: db.prepare(`SELECT agent, count(*) AS runs, sum(outcome = 'succeeded') AS succeeded FROM runs WHERE finished_at IS NOT NULL GROUP BY 1 ORDER BY 1`).all(),
+  };
+}
+
+describe("Worth a look's run counts after ingest", () => {
+  for (const seed of [5, 11, 23]) {
+    it(`are what the runs and what each was given say, whatever the batch size (seed ${seed})`, () => {
+      for (const maxLines of BATCHES) {
+        const db = ledgerWithRuns(seed, 60, maxLines);
+        try {
+          const counts = counted(db);
+          expect(counts.learnings.length).toBe(6);
+          expect(counts).toEqual(recounted(db));
+        } finally {
+          db.close();
+        }
+      }
+    });
+  }
+});
