@@ -8,10 +8,6 @@ export function clip(text: string, max = 80): string {
   return points.length > max ? `${points.slice(0, max - 1).join('')}…` : flat;
 }
 
-/** "1 run", "2 runs". */
-export function plural(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
 
 /** The first of `items`, joined, then how many more and where to see them all (rules/listing.ts). */
 export function listedUpTo(items: readonly string[], seeAll: string): string {

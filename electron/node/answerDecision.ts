@@ -1,7 +1,10 @@
 /**
  * A person's decision as the hosts answer it: the decision itself (committed with its journal
  * row), its journal line appended to `.layover/decisions.jsonl`, and the learnings files of the
- * agents whose active learnings it changed re-written — then the answer.
+ * agents whose active learnings it changed re-written — then the answer. Every decision the window
+ * makes is answered here: a reject, keep or undo, and a reply or resolve of a help request (its
+ * chain file written from the outbox by `reply` itself, no learnings file changed), so that a
+ * person's decision has one path to the journal (docs/factory-format.md#the-decisions-journal).
  *
  * Why the checkpoint waits for the answer. SQLite copies the write-ahead log into the ledger file
  * (a checkpoint) at the end of the first commit that leaves more than `wal_autocheckpoint` pages

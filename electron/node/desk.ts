@@ -388,14 +388,17 @@ export class Desk implements DeskPort {
 
   /**
    * A person's decision, answered as `answerDecision` does (journal line, learnings files of the
-   * agents it changed, the checkpoint after the answer); then tells the window.
+   * agents it changed, the checkpoint after the answer); then tells the window, `reason` saying
+   * which decision. Every decision the window makes goes through here: a reject, keep or undo, and
+   * a reply or resolve of a help request, which are journaled the same way
+   * (docs/factory-format.md#the-decisions-journal) and change no learnings file.
    */
-  private decided<T>(decide: (db: Db) => T): T {
+  private decided<T>(reason: string, decide: (db: Db) => T): T {
     const db = this.writable();
     const result = answerDecision(db, this.session.factory, this.session.settings.current().learnings.max_per_run, () => decide(db), (checkpoint) =>
       setImmediate(() => this.checkpointAfterAnswer(checkpoint)),
     );
-    this.emit('ledger.changed', { reason: 'decision' });
+    this.emit('ledger.changed', { reason });
     return result;
   }
 
@@ -419,7 +422,7 @@ export class Desk implements DeskPort {
     };
     const decision = (input: CallArgs<'learnings.reject'> | CallArgs<'learnings.keep'>, kind: 'reject' | 'keep') => {
       const reason = 'reason' in input ? input.reason : undefined;
-      return this.decided((db) => ({ changed: decideLearnings(db, kind, input.target, { by: input.by, reason, now: now() }).changed }));
+      return this.decided('decision', (db) => ({ changed: decideLearnings(db, kind, input.target, { by: input.by, reason, now: now() }).changed }));
     };
     const handlers = {
       'desk.info': () => this.info(),
@@ -451,7 +454,7 @@ export class Desk implements DeskPort {
       'learnings.reject': (input) => decision(input, 'reject'),
       'learnings.keep': (input) => decision(input, 'keep'),
       'learnings.undo': (input) => {
-        return this.decided((db) => ({ changed: undoDecisions(db, input.ids, { by: input.by, now: now() }).changed }));
+        return this.decided('decision', (db) => ({ changed: undoDecisions(db, input.ids, { by: input.by, now: now() }).changed }));
       },
       'learnings.worthALook': () => worthALook(this.db()),
       'learnings.dismissWorth': (input) => {
@@ -461,18 +464,8 @@ export class Desk implements DeskPort {
       },
       'help.list': (input) => listHelp(this.db(), input),
       'help.detail': (input) => helpDetail(this.db(), input.id),
-      'help.reply': (input) => {
-        const request = reply(this.writable(), this.session.factory, input, this.osUser);
-        flushJournal(this.writable(), this.session.factory);
-        this.emit('ledger.changed', { reason: 'reply' });
-        return request;
-      },
-      'help.resolve': (input) => {
-        const request = resolve(this.writable(), input, this.osUser);
-        flushJournal(this.writable(), this.session.factory);
-        this.emit('ledger.changed', { reason: 'resolve' });
-        return request;
-      },
+      'help.reply': (input) => this.decided('reply', (db) => reply(db, this.session.factory, input, this.osUser)),
+      'help.resolve': (input) => this.decided('resolve', (db) => resolve(db, input, this.osUser)),
       'runs.list': (input) => listRuns(this.db(), input),
       'runs.workflows': () => ({ workflows: listWorkflows(this.db()) }),
       'runs.detail': (input) => runDetail(this.db(), input.run, this.session.settings.current().learnings.provisional_runs) ?? notFound(`no run ${input.run}`),

@@ -165,7 +165,7 @@ export function runsToLapse(learning: Learning): number {
  *
  * Counting many runs at once is what lets ingest count a finished run lazily (learningWrites.ts):
  * a learning is brought up to date only when it is read or could lapse, not once per run; the
- * answer is the one {@link countRun} gives applied run by run (a property test checks it).
+ * answer is the one counting each run on its own gives (a property test checks it).
  */
 export function countRuns(learning: Learning, runs: readonly FinishedRun[], from = 0): { learning: Learning; lapsedBy: number | null } | null {
   const need = runsToLapse(learning);
@@ -175,14 +175,6 @@ export function countRuns(learning: Learning, runs: readonly FinishedRun[], from
     if (++counted === need) return { learning: { ...learning, runs_left: 0, state: 'lapsed', lapsed_at: runs[i]!.finished_at }, lapsedBy: i };
   }
   return counted === 0 ? null : { learning: { ...learning, runs_left: learning.runs_left - counted }, lapsedBy: null };
-}
-
-/**
- * What one finished run does to one learning: a provisional learning of the run's agent that was
- * live before the run started loses a run, and lapses at zero. Returns null when it is untouched.
- */
-export function countRun(learning: Learning, run: FinishedRun): Learning | null {
-  return countRuns(learning, [run])?.learning ?? null;
 }
 
 const IMPACT_RANK: Record<Impact, number> = { high: 0, medium: 1, low: 2 };
@@ -265,16 +257,6 @@ export function decide(kind: DecisionKind, l: Learning, d: Decision): Learning |
   const rule = DECISION_RULES[kind];
   if (!rule.from.includes(l.state)) return null;
   return { ...l, state: rule.to, ...(rule.clearsLapse ? { lapsed_at: null } : {}), decided_by: d.by, decided_at: d.at, reason: d.reason ?? null };
-}
-
-/** Reject: any state but rejected. Returns null when the learning is already rejected. */
-export function reject(l: Learning, d: Decision): Learning | null {
-  return decide('reject', l, d);
-}
-
-/** Keep: a provisional or lapsed learning becomes confirmed by a person. Null otherwise. */
-export function keep(l: Learning, d: Decision): Learning | null {
-  return decide('keep', l, d);
 }
 
 /** Undo a decision: the learning gets back exactly the fields the decision overwrote. */

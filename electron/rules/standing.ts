@@ -10,7 +10,7 @@
  * state comes from the lines, and the runs left from what set them (a proposal or rediscovery
  * gives a full `provisional_runs`; a person's decision keeps the learning's own figures in its
  * undo snapshot, and neither it nor its undo changes them) minus the agent's runs
- * that finished in between and counted against it — by the same rule `countRun` applies
+ * that finished in between and counted against it — by the same rule `countRuns` applies
  * (rules/ledger.ts): only while provisional, only runs started after it became live.
  *
  * Runs from the agent's runs the ledger still holds: after a retention sweep deleted older runs,

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { WatcherStatus } from '../../shared/domain.js';
 import { percent } from '../lib/format.js';
-import { sweptPhrase } from '../lib/phrases.js';
+import { sweptPhrase } from '../../shared/sweep.js';
 import { useSlice, useStores } from '../state/context.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import { Time } from './Time.js';

@@ -2,15 +2,9 @@
 import type { LearningFilter } from '../../shared/api.js';
 import type { Flags, Learning } from '../../shared/domain.js';
 
-const numbers = new Intl.NumberFormat('en-US');
+import { count, plural } from '../../shared/words.js';
 
-export function count(n: number): string {
-  return numbers.format(n);
-}
-
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${count(n)} ${n === 1 ? one : many}`;
-}
+export { count, plural };
 
 /**
  * How long a learning has before it lapses, as the list and the detail both say it ("lapses in

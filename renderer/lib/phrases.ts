@@ -1,5 +1,5 @@
 import type { LearningFilter } from '../../shared/api.js';
-import type { ProposalOutcome, SweepReport } from '../../shared/domain.js';
+import type { ProposalOutcome } from '../../shared/domain.js';
 import { count, describeFilter, plural } from './format.js';
 
 /**
@@ -27,23 +27,3 @@ export const OUTCOME_WHY: Record<ProposalOutcome, string> = {
   refused: 'refused',
 };
 
-/** The counts a sweep reports, in the order the status bar names them. */
-const SWEPT: ReadonlyArray<[keyof Omit<SweepReport, 'at'>, string, string]> = [
-  ['help_requests', 'request', 'requests'],
-  ['runs', 'run', 'runs'],
-  ['proposals', 'log entry', 'log entries'],
-  ['refused_lines', 'refused line', 'refused lines'],
-  ['event_files', 'event file', 'event files'],
-  ['lapsed_learnings', 'lapsed learning', 'lapsed learnings'],
-  ['chains', 'chain', 'chains'],
-];
-
-/**
- * What a sweep deleted, in a few words: "deleted 3 runs, 12 log entries", or "nothing to
- * delete". Only the counts that are not zero are named: a list of seven zeros said nothing and
- * pushed the status bar onto a second line.
- */
-export function sweptPhrase(report: SweepReport): string {
-  const parts = SWEPT.filter(([key]) => report[key] > 0).map(([key, one, many]) => plural(report[key], one, many));
-  return parts.length === 0 ? 'nothing to delete' : `deleted ${parts.join(', ')}`;
-}

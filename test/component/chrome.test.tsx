@@ -99,7 +99,7 @@ describe('window chrome', () => {
       prepare: async (f) => {
         f.write(proposed({ at: f.at(), agent: 'builder', text: 'Pin the base image by digest so rebuilds stay the same.' }));
         await f.ingest();
-        await f.cli('backup');
+        await f.ok('backup');
         damageLedgerFile(ledgerPath(f.dir));
       },
     });
@@ -169,7 +169,7 @@ describe('window chrome', () => {
     expect(status.textContent).not.toContain('0 refused lines');
     // Lines a factory wrote wrongly, in the file of a day past the 90 days of retention.
     const old = new Date(Date.now() - 200 * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
-    factory.writeRaw(`${old}.jsonl`, 'not an event\n'.repeat(13));
+    factory.raw('not an event\n'.repeat(13), `${old}.jsonl`);
     await eventually(async () => (await call('activity.refused', {})).total === 13, 'the 13 lines are refused', WATCHER_WAIT_MS);
     // A finished run is followed by a sweep, which deletes them.
     factory.write(...fullRun('builder', 'run_1', factory.at(), factory.at()));

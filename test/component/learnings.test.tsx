@@ -3,7 +3,8 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { App } from '../../renderer/App.js';
 import { proposed, runFinished, runStarted } from '../support/events.js';
-import { closeRealDesks, OS_USER, openRealDesk, WATCHER_WAIT_MS, type RealDesk, type RealFactory } from './realDesk.js';
+import type { TestFactory } from '../support/testFactory.js';
+import { closeRealDesks, OS_USER, openRealDesk, WATCHER_WAIT_MS, type RealDesk } from './realDesk.js';
 
 function start(desk: RealDesk) {
   window.location.hash = '#/learnings';
@@ -22,7 +23,7 @@ function checkbox(index: number): HTMLInputElement {
 const text = (i: number) => `Learning number ${i}: run the linter before committing`;
 
 /** `count` proposals, every other one by the reviewer and the rest by the builder. */
-function proposals(count: number): (factory: RealFactory) => void {
+function proposals(count: number): (factory: TestFactory) => void {
   return (factory) =>
     factory.write(
       ...Array.from({ length: count }, (_, i) => proposed({ at: factory.at(), agent: i % 2 === 0 ? 'reviewer' : 'builder', text: text(i) })),
@@ -153,7 +154,7 @@ describe('learnings list', () => {
     const claim = 'Clear the build cache when the compiler reports phantom type errors.';
     let run = 0;
     /** A finished run of the builder, given `learnings`. */
-    const builderRun = (f: RealFactory, outcome: string, learnings: string[] = []) => {
+    const builderRun = (f: TestFactory, outcome: string, learnings: string[] = []) => {
       const id = `run_${++run}`;
       f.write(runStarted({ at: f.at(), run: id, agent: 'builder', learnings }), runFinished({ at: f.at(), run: id, agent: 'builder', outcome }));
     };

@@ -16,14 +16,10 @@
  * (most of it tsx's loader starting in the worker), so each test opens one Desk with only the
  * history it needs.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { dispatch, parsePush, type CallInput, type CallOutput, type Channel, type DeskApi } from '../../shared/api.js';
 import { Desk } from '../../electron/node/desk.js';
 import { bridgeApi } from '../../renderer/api/bridge.js';
-import { runIn, type CliResult } from '../support/cli.js';
-import { helpRequested, runStarted, type EventLine } from '../support/events.js';
-import { appendEvents, tempFactory, writeSettings } from '../support/factory.js';
+import { TestFactory } from '../support/testFactory.js';
 
 /** The account the Desk reports as the operator's, the responder when none is typed. */
 export const OS_USER = 'osuser';
@@ -37,16 +33,6 @@ const CLOCK_START_BEFORE_NOW_MS = 2 * 24 * 60 * 60 * 1000;
 /** Time between two events the clock gives: one second, so every event has a time of its own. */
 const CLOCK_STEP_MS = 1000;
 
-export interface AskOptions {
-  id: string;
-  agent?: string;
-  question?: string;
-  fatal?: boolean;
-  workflow?: string;
-  flags?: Record<string, unknown>;
-  routes?: string[];
-}
-
 /**
  * Longest wait for what the Desk's watcher does by itself (a line appended, taken up, pushed to
  * the window): a limit on waiting, not a time the test asserts. Wide, because the watcher is a
@@ -54,91 +40,15 @@ export interface AskOptions {
  */
 export const WATCHER_WAIT_MS = 15_000;
 
-/** A learning as `layover-desk learnings --json` lists it (the fields the tests read). */
-interface ListedLearning {
-  id: string;
-  agent: string;
-  text: string;
-  state: string;
-}
-
-/** A temporary factory folder and the ways a test writes its history. */
-export class RealFactory {
-  readonly dir: string;
-  readonly remove: () => void;
-  private clock = Date.now() - CLOCK_START_BEFORE_NOW_MS;
-
-  constructor() {
-    ({ dir: this.dir, remove: this.remove } = tempFactory('layover-component-'));
-    fs.mkdirSync(path.join(this.dir, 'events'));
-  }
-
-  /** The next event time, one step after the last. */
-  at(): string {
-    this.clock += CLOCK_STEP_MS;
-    return new Date(this.clock).toISOString();
-  }
-
-  /** Appends event lines to the day files, as the factory does. */
-  write(...events: EventLine[]): void {
-    appendEvents(this.dir, ...events);
-  }
-
-  /**
-   * A run that asks for help and waits: its request inherits the run's workflow, flags and
-   * routes (a release run allowed to publish, by default).
-   */
-  ask(request: AskOptions): void {
-    const run = `run_${request.id}`;
-    const chain = `chain_${request.id}`;
-    const { agent = 'builder', workflow = 'release', flags = { publish: true, tier: 'gold' }, routes = ['main'], ...asked } = request;
-    this.write(
-      runStarted({ at: this.at(), run, agent, chain, workflow, flags, routes }),
-      helpRequested({ at: this.at(), agent, run, chain, ...asked }),
-    );
-  }
-
-  /**
-   * A request from a run the ledger never saw start (an older factory's): its workflow and flags
-   * are unknown, so a reply must state them.
-   */
-  askUnknown(request: Omit<AskOptions, 'workflow' | 'flags' | 'routes'>): void {
-    const { agent = 'builder', ...asked } = request;
-    this.write(helpRequested({ at: this.at(), agent, run: `run_${request.id}`, chain: `chain_${request.id}`, ...asked }));
-  }
-
-  /** Appends raw text to an events file (a line a factory wrote wrongly). */
-  writeRaw(file: string, text: string): void {
-    fs.appendFileSync(path.join(this.dir, 'events', file), text);
-  }
-
-  /** Runs `layover-desk ARGV --factory DIR`, requiring it to succeed. */
-  async cli(...argv: string[]): Promise<CliResult> {
-    const result = await runIn(this.dir, ...argv);
-    if (result.code !== 0) throw new Error(`layover-desk ${argv.join(' ')} exited ${result.code}: ${result.stderr}`);
-    return result;
-  }
-
-  /** Takes up what the events files hold, as `layover-desk ingest` does. */
-  async ingest(): Promise<void> {
-    await this.cli('ingest');
-  }
-
-  /** The learnings the ledger holds, as `layover-desk learnings --json` lists them. */
-  async learnings(): Promise<ListedLearning[]> {
-    return JSON.parse((await this.cli('learnings', '--json')).stdout) as ListedLearning[];
-  }
-}
-
 export interface RealDeskOptions {
   /** `layover.toml`, written before anything else. */
   settings?: string;
   /** Makes the factory's history before the Desk opens: write events, ingest, decide. */
-  prepare?: (factory: RealFactory) => void | Promise<void>;
+  prepare?: (factory: TestFactory) => void | Promise<void>;
 }
 
 export interface RealDesk {
-  factory: RealFactory;
+  factory: TestFactory;
   /** What the window is given: the Electron door over the real Desk. */
   api: DeskApi;
   /** A call through the same door, for a test to make a decision or read what the ledger holds. */
@@ -148,7 +58,7 @@ export interface RealDesk {
 }
 
 /** The factories made and the Desks opened since the last `closeRealDesks`. */
-const made: { factory: RealFactory; desk: Desk | null }[] = [];
+const made: { factory: TestFactory; desk: Desk | null }[] = [];
 
 /** As IPC carries a value: a copy, so neither side holds the other's objects. */
 const carried = <T>(value: T): T => structuredClone(value);
@@ -172,10 +82,10 @@ function windowApi(desk: Desk, sent: RealDesk['sent'] = []): DeskApi {
  * deleted, by `closeRealDesks` (after the window is unmounted).
  */
 export async function openRealDesk(options: RealDeskOptions = {}): Promise<RealDesk> {
-  const factory = new RealFactory();
+  const clock = { startMs: Date.now() - CLOCK_START_BEFORE_NOW_MS, stepMs: CLOCK_STEP_MS };
+  const factory = new TestFactory({ settings: options.settings, clock, prefix: 'layover-component-' });
   const entry: (typeof made)[number] = { factory, desk: null };
   made.push(entry);
-  if (options.settings !== undefined) writeSettings(factory.dir, options.settings);
   await options.prepare?.(factory);
   // The browser host's window types the path of a factory to open; the door is the Electron one
   // all the same, as both hosts answer through `dispatch` and check pushes against one contract.

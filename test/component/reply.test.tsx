@@ -173,7 +173,7 @@ describe('reply form', () => {
     const answer = (await screen.findByLabelText('Answer (required)')) as HTMLTextAreaElement;
     fireEvent.change(answer, { target: { value: 'My carefully typed answer' } });
     // Meanwhile Grace answers it from the command line.
-    await desk.factory.cli('reply', '--request', 'help_1', '--by', 'Grace', '--answer', 'Use the staging key.');
+    await desk.factory.ok('reply', '--request', 'help_1', '--by', 'Grace', '--answer', 'Use the staging key.');
     fireEvent.click(screen.getByRole('button', { name: 'Send reply' }));
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('already answered by Grace');

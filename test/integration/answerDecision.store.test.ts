@@ -5,23 +5,22 @@
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { answerDecision } from '../../electron/node/answerDecision.js';
 import { ledgerPath, type Db } from '../../electron/node/store/db.js';
 import { insertLearning } from '../../electron/node/store/learnings.js';
 import { decideLearnings } from '../../electron/node/store/decisions.js';
-import { tempLedger } from '../support/ledger.js';
+import { freshLedgerEachTest } from '../support/ledger.js';
 
 let db: Db;
 let factory: string;
-let remove: () => void;
 /** Small, so that the decision below leaves more pages than this in the log. */
 const CHECKPOINT_PAGES = 20;
 const LEARNINGS = 400;
 let ids: string[];
 
+freshLedgerEachTest('layover-answer-', (ledger) => ({ db, factory } = ledger));
 beforeEach(() => {
-  ({ db, factory, remove } = tempLedger('layover-answer-'));
   ids = db.transaction(() =>
     Array.from({ length: LEARNINGS }, (_, i) => {
       const at = new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString();
@@ -36,7 +35,6 @@ beforeEach(() => {
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.pragma(`wal_autocheckpoint = ${CHECKPOINT_PAGES}`);
 });
-afterEach(() => remove());
 
 const ledgerFile = () => createHash('sha256').update(fs.readFileSync(ledgerPath(factory))).digest('hex');
 const reject = (all: string[]) => () => decideLearnings(db, 'reject', { ids: all }, { by: 'Ana', now: new Date('2026-06-01T10:00:00.000Z') });

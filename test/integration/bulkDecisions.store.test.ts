@@ -6,7 +6,7 @@
  * holding every state, decided and undecided learnings, duplicate, missing and inapplicable ids.
  */
 import fs from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Impact, Learning, LearningState } from '../../shared/domain.js';
 import { compareForRun, decide, isActive, snapshotOf } from '../../electron/rules/ledger.js';
 import type { DecisionKind } from '../../shared/domain.js';
@@ -18,15 +18,11 @@ import type { Db } from '../../electron/node/store/db.js';
 import { insertLearning } from '../../electron/node/store/learnings.js';
 import { decideLearnings, undoDecisions, type DecisionResult } from '../../electron/node/store/decisions.js';
 import { getLearning, LEARNING_COLUMNS } from '../../electron/node/store/learningRows.js';
-import { tempLedger } from '../support/ledger.js';
+import { freshLedgerEachTest } from '../support/ledger.js';
 
 let db: Db;
 let factory: string;
-let remove: () => void;
-beforeEach(() => {
-  ({ db, factory, remove } = tempLedger('layover-bulk-'));
-});
-afterEach(() => remove());
+freshLedgerEachTest('layover-bulk-', (ledger) => ({ db, factory } = ledger));
 
 const STATES: LearningState[] = ['provisional', 'confirmed', 'lapsed', 'rejected'];
 const IMPACTS: Impact[] = ['low', 'medium', 'high'];

@@ -101,6 +101,26 @@ describe('the Desk', () => {
     expect((push.payload as { awaiting_human: boolean }).awaiting_human).toBe(true);
   });
 
+  it('a reply and a resolve from the window are answered as every decision is: journaled before the answer returns, and the window told which decision changed the ledger', async () => {
+    const { factory, pushes, value, desk } = await openDesk();
+    appendEvents(
+      factory,
+      runStarted({ at: T0, run: 'r1', agent: 'scout', chain: 'c1', workflow: 'triage', flags: { publish: false } }),
+      helpRequested({ at: T0, id: 'h1', agent: 'scout', run: 'r1', chain: 'c1', question: 'which token should I use?' }),
+      helpRequested({ at: T0, id: 'h2', agent: 'scout', run: 'r1', chain: 'c1', question: 'is the mirror down?' }),
+    );
+    await eventually(async () => (await value('help.list', {})).total === 2);
+    await desk.idle();
+    const journal = () => fs.readFileSync(path.join(factory, '.layover', 'decisions.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const replied = await value('help.reply', { id: 'h1', answer: 'the bot token', by: 'Ana' });
+    expect(journal().at(-1)).toMatchObject({ what: 'reply', by: 'Ana', id: 'h1', answer: 'the bot token', chain: replied.continued_as });
+    expect(fs.existsSync(path.join(factory, 'chains', `${replied.continued_as}.json`))).toBe(true);
+    await value('help.resolve', { id: 'h2', by: 'Bo' });
+    expect(journal().at(-1)).toMatchObject({ what: 'resolve', by: 'Bo', id: 'h2' });
+    const reasons = pushes.filter((p) => p.name === 'ledger.changed').map((p) => (p.payload as { reason: string }).reason);
+    expect(reasons.slice(-2)).toEqual(['reply', 'resolve']);
+  });
+
   it('a bulk rejection by filter changes exactly the matching learnings and re-writes the agent file', async () => {
     const { factory, value, desk } = await openDesk();
     appendEvents(

@@ -5,7 +5,7 @@
  * a person decided, and a sweep deleted.
  */
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LEARNING_SORTS, type LearningFilter } from '../../shared/api.js';
 import type { Impact, LearningState } from '../../shared/domain.js';
 import { DEFAULT_SETTINGS } from '../../electron/rules/settings.js';
@@ -17,15 +17,11 @@ import { queryLearnings } from '../../electron/node/store/learningQueries.js';
 import { ftsQuery, warmList } from '../../electron/node/store/learningList.js';
 import { syncMatchIndex } from '../../electron/node/store/matching.js';
 import { NEXT_CHANGED } from '../../electron/node/store/learningRows.js';
-import { tempLedger } from '../support/ledger.js';
+import { freshLedgerEachTest } from '../support/ledger.js';
 
 let factory: string;
 let db: Db;
-let remove: () => void;
-beforeEach(() => {
-  ({ factory, db, remove } = tempLedger('layover-list-'));
-});
-afterEach(() => remove());
+freshLedgerEachTest('layover-list-', (ledger) => ({ factory, db } = ledger));
 
 const WORDS = ['cache', 'docker', 'digest', 'branch', 'release', 'staging', 'token', 'schema', 'retry', 'mirror', 'lockfile', 'runner'];
 const STATES: LearningState[] = ['provisional', 'confirmed', 'lapsed', 'rejected'];

@@ -12,7 +12,7 @@ const REWORDED = 'run the database migrations before starting the integration te
 
 let factories: TestFactory[] = [];
 function factory(toml: string | undefined = SMALL): TestFactory {
-  const f = new TestFactory(toml);
+  const f = new TestFactory({ settings: toml });
   factories.push(f);
   return f;
 }

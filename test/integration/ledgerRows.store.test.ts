@@ -3,7 +3,7 @@
  * the learnings columns, insert and save are made from the `Learning` schema's keys, and every
  * record is read through one checked mapping (store/rowCheck.ts), on real ledgers in temp folders.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { IMPACTS, LEARNING_STATES, Learning, Run, type Learning as LearningRecord } from '../../shared/domain.js';
 import { FIXED_FIELDS, LEARNING_FIELDS, MUTABLE_FIELDS, getLearning } from '../../electron/node/store/learningRows.js';
 import { insertLearning } from '../../electron/node/store/learnings.js';
@@ -14,17 +14,11 @@ import { listProposals } from '../../electron/node/store/activity.js';
 import { activeForRun } from '../../electron/node/exporter.js';
 import { seededRandom } from '../../electron/rules/seededRandom.js';
 import type { Db } from '../../electron/node/store/db.js';
-import { tempLedger } from '../support/ledger.js';
+import { freshLedgerEachTest } from '../support/ledger.js';
 import { provisionalLearning } from '../support/learnings.js';
 
-let ledger: ReturnType<typeof tempLedger>;
 let db: Db;
-
-beforeEach(() => {
-  ledger = tempLedger('layover-rows-');
-  db = ledger.db;
-});
-afterEach(() => ledger.remove());
+freshLedgerEachTest('layover-rows-', (ledger) => ({ db } = ledger));
 
 function columnsOf(table: string): string[] {
   return (db.prepare(`SELECT name FROM pragma_table_info(?)`).all(table) as { name: string }[]).map((c) => c.name);

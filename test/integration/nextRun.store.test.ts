@@ -3,21 +3,17 @@
  * place in the list the exporter writes for its agent's next run, and the `max_per_run` cap
  * decides whether the run sees it. Checked on a real temporary ledger, at the cap boundary.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Impact, LearningState } from '../../shared/domain.js';
 import { activeForRun, nextRunPlace } from '../../electron/node/exporter.js';
 import type { Db } from '../../electron/node/store/db.js';
 import { learningDetail } from '../../electron/node/store/learningQueries.js';
 import { insertLearning } from '../../electron/node/store/learnings.js';
-import { tempLedger } from '../support/ledger.js';
+import { freshLedgerEachTest } from '../support/ledger.js';
 import { provisionalLearning } from '../support/learnings.js';
 
 let db: Db;
-let remove: () => void;
-beforeEach(() => {
-  ({ db, remove } = tempLedger('layover-next-run-'));
-});
-afterEach(() => remove());
+freshLedgerEachTest('layover-next-run-', (ledger) => ({ db } = ledger));
 
 const CAP = 3;
 

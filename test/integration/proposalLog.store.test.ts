@@ -1,20 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../electron/rules/settings.js';
 import { listProposals } from '../../electron/node/store/activity.js';
 import { decideLearnings } from '../../electron/node/store/decisions.js';
 import { applyProposal } from '../../electron/node/store/proposals.js';
-import { tempLedger } from '../support/ledger.js';
+import type { Db } from '../../electron/node/store/db.js';
+import { freshLedgerEachTest } from '../support/ledger.js';
 
 const SETTINGS = DEFAULT_SETTINGS.learnings;
 const REJECTED = 'approve dependency bumps without reading the release notes';
-let cleanup: (() => void) | undefined;
-afterEach(() => cleanup?.());
-
-function ledger() {
-  const made = tempLedger('layover-proposal-log-');
-  cleanup = made.remove;
-  return made.db;
-}
+let db: Db;
+freshLedgerEachTest('layover-proposal-log-', (made) => ({ db } = made));
 
 /** A minute after 10:00 on 2026-01-01, `n` minutes on: proposals in a known order. */
 const minute = (n: number) => new Date(Date.UTC(2026, 0, 1, 10, n)).toISOString();
@@ -24,7 +19,6 @@ const minute = (n: number) => new Date(Date.UTC(2026, 0, 1, 10, n)).toISOString(
  * own run) between other proposals, and one screen refusal.
  */
 function history() {
-  const db = ledger();
   const propose = (text: string, n: number, agent = 'builder') =>
     applyProposal(db, { agent, text, impact: 'low', at: minute(n), run: `run_${n}` }, SETTINGS);
   const first = propose(REJECTED, 0);
@@ -74,7 +68,6 @@ describe('the proposal log lists the same refused proposal once (a real ledger f
   });
 
   it('a rediscovery is logged with the reason its learning’s history gives it', () => {
-    const db = ledger();
     const text = 'run npm ci rather than npm install in CI';
     const first = applyProposal(db, { agent: 'builder', text, impact: 'low', at: minute(0) }, SETTINGS);
     // A lapsed learning proposed again is a rediscovery (docs/rules.md#learnings).

@@ -109,6 +109,32 @@ describe('reject by origin', () => {
     });
   });
 
+  it('a decision sorts the learnings its target names into changed, unchanged and missing in the target\'s order, whether named by ids, a filter or an origin', async () => {
+    const id = await story();
+    withTestLedger(factory, (db) => {
+      decideLearnings(db, 'reject', { ids: [id.B] }, { by: 'Ben', now: NOW });
+      const before = states(db);
+      const keep = (target: Parameters<typeof decideLearnings>[2]) => {
+        const result = decideLearnings(db, 'keep', target, { by: 'Ana', now: NOW });
+        const kept = states(db);
+        expect(undoDecisions(db, result.changed, { by: 'Ana', now: NOW }).changed).toEqual(result.changed);
+        expect(states(db)).toEqual(before);
+        return { result, kept };
+      };
+      // Named ids: in the order given, each once; an id naming nothing is missing.
+      const byIds = keep({ ids: [id.L, id.B, id.A, id.A, 'lrn_none'] });
+      expect(byIds.result).toMatchObject({ changed: [id.L, id.A], unchanged: [id.B], missing: ['lrn_none'] });
+      expect(byIds.kept).toEqual({ ...before, L: 'confirmed/' + before.L!.split('/')[1], A: 'confirmed/' + before.A!.split('/')[1] });
+      // An origin: in the order its run discovered them.
+      const byOrigin = keep({ origin: { run: 'r1' } });
+      expect(byOrigin.result).toMatchObject({ changed: [id.A, id.L], unchanged: [id.B], missing: [] });
+      expect(byOrigin.kept).toEqual(byIds.kept);
+      // A filter: every match, oldest first.
+      const byFilter = keep({ filter: { agent: 'builder' } });
+      expect(byFilter.result).toMatchObject({ changed: [id.A, id.L, id.C, id.D], unchanged: [id.B], missing: [] });
+    });
+  });
+
   it('the journal records a rejection by origin as the ids it resolved to, so a replay rejects the same learnings', async () => {
     const id = await story();
     await ok('reject', '--by', 'Ana', '--run', 'r3');

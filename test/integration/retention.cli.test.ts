@@ -234,16 +234,19 @@ describe('a sweep keeps exactly what the retention rules keep', () => {
     expect(report.refused_lines).toBe(2);
     expect(query<{ file: string }>('SELECT file FROM refused_lines')).toEqual([{ file: `events/${recent}` }]);
     const again = await cli('sweep', '--factory', factory);
-    expect(again.stdout).toMatch(/\b0 refused event lines\b/);
+    expect(again.stdout).toMatch(/^Swept at \S+: /);
+    expect(again.stdout).not.toMatch(/refused line/);
   });
 
-  it('a sweep prints a readable report without --json and is recorded', async () => {
+  it('a sweep prints a readable report without --json naming only what it deleted, and is recorded', async () => {
     writeEvents(lapsedLearning('lap15', 'the release script needs a clean working tree', 15 * DAY));
     await ingest();
     const result = await cli('sweep', '--factory', factory);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/deleted 0 help requests, 0 runs, .*1 lapsed learning\b/);
+    expect(result.stdout).toMatch(/^Swept at \S+: deleted 1 lapsed learning\.$/m);
     expect(query('SELECT count(*) AS n FROM sweeps')).toEqual([{ n: 1 }]);
+    const again = await cli('sweep', '--factory', factory);
+    expect(again.stdout).toMatch(/^Swept at \S+: nothing to delete\.$/m);
   });
 
   it('a layover.toml with errors is refused rather than swept with other settings', async () => {

@@ -80,7 +80,7 @@ interface Lapse {
 
 /**
  * The old way, replayed over the ledger's own proposal log (which learning each proposal made or
- * matched): at every finished run, `countRun` as it was written before, for every provisional
+ * matched): at every finished run, run counting as it was written before (one run at a time), for every provisional
  * learning of the run's agent.
  */
 function replayOneByOne(events: readonly EventLine[], log: { outcome: string; learning_id: string | null }[]): { learnings: Map<string, Learning>; lapses: Lapse[] } {

@@ -3,16 +3,15 @@
  * workflow, and finds a run by its id, its chain's or a help request's — exactly or by the first
  * characters — through the ledger's indexes, on a real ledger file.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../electron/node/store/db.js';
 import { applyHelpRequested, listChains, recordChainRun } from '../../electron/node/store/help.js';
 import { applyRunFinished, applyRunStarted, listRuns, listWorkflows, runsWhere } from '../../electron/node/store/runs.js';
-import { tempLedger } from '../support/ledger.js';
+import { freshLedgerEachTest } from '../support/ledger.js';
 
 let db: Db;
-let remove: () => void;
+freshLedgerEachTest('layover-runs-find-', (ledger) => ({ db } = ledger));
 beforeEach(() => {
-  ({ db, remove } = tempLedger('layover-runs-find-'));
   const at = (minute: number) => new Date(Date.UTC(2026, 10, 20, 8, minute)).toISOString();
   const runs: [string, string, string, string, 'succeeded' | 'failed' | 'stopped' | null][] = [
     ['run_a1', 'builder', 'chn_alpha', 'build', 'succeeded'],
@@ -29,7 +28,6 @@ beforeEach(() => {
   });
   applyHelpRequested(db, { id: 'hlp_7x', agent: 'reviewer', run: 'run_b1', chain: 'chn_beta', fatal: true, question: 'May I merge?', at: at(22) });
 });
-afterEach(() => remove());
 
 const found = (input: Parameters<typeof listRuns>[1]) => listRuns(db, input).rows.map((r) => r.run);
 

@@ -5,23 +5,19 @@
  * random draws from pieces chosen for how unicode61 treats them.
  */
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Learning } from '../../shared/domain.js';
 import { seededRandom } from '../../electron/rules/seededRandom.js';
 import { openDb, type Db } from '../../electron/node/store/db.js';
 import { insertLearning } from '../../electron/node/store/learnings.js';
 import { ftsQuery, matchingRowidsOf, searchWords } from '../../electron/node/store/learningList.js';
 import { SearchIndex, hasSlot } from '../../electron/node/store/searchIndex.js';
-import { tempLedger } from '../support/ledger.js';
+import { freshLedgerEachTest } from '../support/ledger.js';
 import { provisionalLearning } from '../support/learnings.js';
 
 let factory: string;
 let db: Db;
-let remove: () => void;
-beforeEach(() => {
-  ({ factory, db, remove } = tempLedger('layover-search-'));
-});
-afterEach(() => remove());
+freshLedgerEachTest('layover-search-', (ledger) => ({ factory, db } = ledger));
 
 /** Word-like pieces: plain, upper case, accented (composed and combining), other scripts, astral, digits. */
 const PIECES = [

@@ -2,21 +2,15 @@
  * One SQL style in the store: statements through the statement cache (store/statements.ts), and
  * every dynamic WHERE from the one builder (store/where.ts), on real ledgers in temp folders.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { stmt } from '../../electron/node/store/statements.js';
 import { equalsWhere } from '../../electron/node/store/where.js';
 import { applyHelpRequested, listChains, listHelp, resolve } from '../../electron/node/store/help.js';
 import type { Db } from '../../electron/node/store/db.js';
-import { tempLedger } from '../support/ledger.js';
+import { freshLedgerEachTest, tempLedger } from '../support/ledger.js';
 
-let ledger: ReturnType<typeof tempLedger>;
 let db: Db;
-
-beforeEach(() => {
-  ledger = tempLedger('layover-sql-');
-  db = ledger.db;
-});
-afterEach(() => ledger.remove());
+freshLedgerEachTest('layover-sql-', (ledger) => ({ db } = ledger));
 
 function ask(id: string, agent: string): void {
   applyHelpRequested(db, { id, agent, run: `run_${id}`, chain: `chn_${id}`, fatal: false, question: `question ${id}`, at: '2026-11-29T10:00:00Z' });

@@ -4,11 +4,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SETTINGS, type Settings } from '../../electron/rules/settings.js';
 import type { Db } from '../../electron/node/store/db.js';
 import { listSweeps, sweep } from '../../electron/node/sweep.js';
-import { tempLedger } from '../support/ledger.js';
+import { freshLedgerEachTest } from '../support/ledger.js';
 import { matchingLearnings } from '../../electron/node/store/matching.js';
 import { insertLearning } from '../../electron/node/store/learnings.js';
 import type { LearningState } from '../../shared/domain.js';
@@ -21,7 +21,6 @@ const ago = (days: number) => new Date(NOW.getTime() - days * DAY).toISOString()
 
 let factory: string;
 let db: Db;
-let remove: () => void;
 
 function settings(keep = 14, days = 90): Settings {
   return { learnings: { ...DEFAULT_SETTINGS.learnings, keep_lapsed_days: keep }, retention: { days } };
@@ -87,13 +86,7 @@ function addLearning(
 const ids = (table: string, column = 'id') =>
   (db.prepare(`SELECT ${column} AS v FROM ${table} ORDER BY 1`).all() as { v: string }[]).map((r) => r.v);
 
-beforeEach(() => {
-  ({ factory, db, remove } = tempLedger('layover-sweep-'));
-});
-
-afterEach(() => {
-  remove();
-});
+freshLedgerEachTest('layover-sweep-', (ledger) => ({ factory, db } = ledger));
 
 describe('sweeping events-like records by whole UTC day', () => {
   it('help requests, runs, logged proposals and refused lines 89 days old are kept and 91 days old deleted', () => {

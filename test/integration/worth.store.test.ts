@@ -2,7 +2,7 @@
  * "Worth a look" on real ledgers (docs/rules.md#worth-a-look): the evidence is read from runs,
  * what they were given and the proposal log, and a dismissal holds until that evidence grows.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunOutcome } from '../../shared/domain.js';
 import { DEFAULT_SETTINGS } from '../../electron/rules/settings.js';
 import type { Db } from '../../electron/node/store/db.js';
@@ -12,20 +12,11 @@ import { decideLearnings } from '../../electron/node/store/decisions.js';
 import { CHAINS_OF_REDISCOVERY, dismissWorth, worthALook } from '../../electron/node/store/worth.js';
 import { sweep } from '../../electron/node/sweep.js';
 import { learningDetail } from '../../electron/node/store/learningQueries.js';
-import { tempLedger } from '../support/ledger.js';
+import { freshLedgerEachTest } from '../support/ledger.js';
 
-const ledgers: { remove(): void }[] = [];
-afterEach(() => ledgers.splice(0).forEach((l) => l.remove()));
-
-function ledger(): Db {
-  return ledgerIn().db;
-}
-
-function ledgerIn(): { db: Db; factory: string } {
-  const l = tempLedger();
-  ledgers.push(l);
-  return l;
-}
+let db: Db;
+let factory: string;
+freshLedgerEachTest('layover-worth-', (made) => ({ db, factory } = made));
 
 /** A long life, so no learning lapses unless a test asks for it. */
 const LONG = { ...DEFAULT_SETTINGS.learnings, provisional_runs: 1000 };
@@ -85,7 +76,6 @@ function entryOf(db: Db, id: string) {
 
 describe('worth a look', () => {
   it('lists a learning whose runs fail clearly more often than the agent other runs, saying so', () => {
-    const db = ledger();
     const id = failingLearning(db);
     const quiet = propose(db, 'builder', 'the staging database resets every night at two');
     times(10, () => run(db, 'builder', [quiet], 'succeeded'));
@@ -97,7 +87,6 @@ describe('worth a look', () => {
   });
 
   it('does not count runs that have not finished, on either side', () => {
-    const db = ledger();
     const id = propose(db, 'builder', 'always clear the artifact cache before a release build');
     times(4, () => run(db, 'builder', [id], 'failed'));
     times(10, () => run(db, 'builder', [id], null));
@@ -108,7 +97,6 @@ describe('worth a look', () => {
   });
 
   it('lists a learning echoed far above its agent norm, and not one echoed once fewer', () => {
-    const db = ledger();
     const parroted = propose(db, 'scout', 'the vendor mirror is read only on weekends');
     times(5, () => propose(db, 'scout', 'the vendor mirror is read only on weekends'));
     const almost = propose(db, 'scout', 'retry the flaky login test once before reporting it');
@@ -120,7 +108,6 @@ describe('worth a look', () => {
   });
 
   it('lists a learning rediscovered from the chain of its first proposal, and not one rediscovered from another chain', () => {
-    const db = ledger();
     const short = { ...DEFAULT_SETTINGS.learnings, provisional_runs: 1 };
     const first = run(db, 'scout', [], null, 'chn_same');
     const echoing = propose(db, 'scout', 'the release branch is frozen on fridays', first, short);
@@ -139,14 +126,12 @@ describe('worth a look', () => {
   });
 
   it('looks only at active learnings: a rejected one is not listed, whatever its evidence', () => {
-    const db = ledger();
     const id = failingLearning(db);
     decideLearnings(db, 'reject', { ids: [id] }, { by: 'Ada', now: new Date() });
     expect(listed(db).has(id)).toBe(false);
   });
 
   it('is display only: computing it leaves every learning and its history as it was', () => {
-    const db = ledger();
     failingLearning(db);
     const snapshot = () => ({
       learnings: db.prepare('SELECT * FROM learnings ORDER BY rowid').all(),
@@ -159,7 +144,6 @@ describe('worth a look', () => {
   });
 
   it('remembers a dismissal until the evidence changes: dismissed, it stays out through a run that succeeds, and comes back with a failing one', () => {
-    const db = ledger();
     const id = failingLearning(db);
     const entry = entryOf(db, id);
     expect(dismissWorth(db, id, entry.fingerprint, 'Ada', new Date())).toBe(true);
@@ -172,7 +156,6 @@ describe('worth a look', () => {
   });
 
   it('a dismissal against evidence that has already changed hides nothing', () => {
-    const db = ledger();
     const id = failingLearning(db);
     const stale = entryOf(db, id).fingerprint;
     run(db, 'builder', [id], 'failed');
@@ -181,7 +164,6 @@ describe('worth a look', () => {
   });
 
   it('a dismissal of a learning the ledger does not have is refused, and a deleted learning takes its dismissal along', () => {
-    const db = ledger();
     expect(dismissWorth(db, 'lrn_nope', 'x', 'Ada', new Date())).toBe(false);
     const id = failingLearning(db);
     dismissWorth(db, id, entryOf(db, id).fingerprint, 'Ada', new Date());
@@ -190,7 +172,6 @@ describe('worth a look', () => {
   });
 
   it('keeps its run counts equal to what the runs and what they were given say, through finishes, a sweep of old runs and a deleted learning', () => {
-    const { db, factory } = ledgerIn();
     const counted = () => ({
       learnings: db.prepare('SELECT learning_rowid AS rowid, runs, succeeded FROM learning_run_counts WHERE runs > 0 ORDER BY 1').all(),
       agents: db.prepare('SELECT agent, runs, succeeded FROM agent_run_counts WHERE runs > 0 ORDER BY 1').all(),
@@ -224,7 +205,6 @@ describe('worth a look', () => {
 
 describe('a learning\'s evidence in its detail', () => {
   it('counts the finished runs given the learning and its agent\'s finished runs, with their successes, not the unfinished ones', () => {
-    const db = ledger();
     const id = failingLearning(db);
     run(db, 'builder', [id], null);
     const detail = learningDetail(db, id, DEFAULT_SETTINGS.learnings.max_per_run)!;
@@ -237,7 +217,6 @@ describe('a learning\'s evidence in its detail', () => {
 
 describe('noting a rediscovery stays cheap as the proposal log grows', () => {
   it('the first proposal of a rediscovered learning is found through the log index by time, never by reading every discovery', () => {
-    const db = ledger();
     const plan = (db.prepare(`EXPLAIN QUERY PLAN ${CHAINS_OF_REDISCOVERY}`).all('2026-11-01T00:00:00.000Z', 'lrn_x', 'run_1') as { detail: string }[])
       .map((row) => row.detail)
       .join('\n');

@@ -1,6 +1,7 @@
 /** Looking into a factory's ledger from a test, and a ledger of its own for tests of the store. */
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
+import { afterEach, beforeEach } from 'vitest';
 import { ledgerPath, openDb, type Db } from '../../electron/node/store/db.js';
 import { tempFactory } from './factory.js';
 
@@ -30,7 +31,7 @@ export function withTestLedger<T>(factory: string, fn: (db: Db) => T): T {
 }
 
 /** A fresh factory with its ledger open; `remove()` closes it and deletes the folder. */
-export function tempLedger(prefix = 'layover-ledger-'): { factory: string; db: Db; remove(): void } {
+export function tempLedger(prefix = 'layover-ledger-'): TestLedger & { remove(): void } {
   const { dir, remove } = tempFactory(prefix);
   const db = openDb(ledgerPath(dir));
   return {
@@ -41,6 +42,30 @@ export function tempLedger(prefix = 'layover-ledger-'): { factory: string; db: D
       remove();
     },
   };
+}
+
+/** A fresh factory with its ledger open: the folder and the open ledger. */
+export interface TestLedger {
+  factory: string;
+  db: Db;
+}
+
+/**
+ * A fresh factory with its ledger open for every test of the file, handed to `use` before each
+ * test and closed and deleted after it, as `freshFactoryEachTest` does for a bare folder:
+ * `let db: Db; freshLedgerEachTest('x-', (ledger) => ({ db } = ledger));`. A `beforeEach` of the
+ * file registered after it sees the ledger already open.
+ */
+export function freshLedgerEachTest(prefix: string, use: (ledger: TestLedger) => void): void {
+  let current: ReturnType<typeof tempLedger> | null = null;
+  beforeEach(() => {
+    current = tempLedger(prefix);
+    use(current);
+  });
+  afterEach(() => {
+    current?.remove();
+    current = null;
+  });
 }
 
 /** Where the tests damage a ledger: past its first page, which is all a plain open reads. */

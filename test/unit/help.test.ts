@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ApiError, parseOutput } from '../../shared/api.js';
 import type { Db } from '../../electron/node/store/db.js';
 import {
@@ -18,19 +18,15 @@ import {
 } from '../../electron/node/store/help.js';
 import { flushOutbox } from '../../electron/node/outbox.js';
 import { chainState } from '../../electron/rules/chains.js';
-import { tempLedger } from '../support/ledger.js';
+import { freshLedgerEachTest } from '../support/ledger.js';
 
 let factory: string;
 let db: Db;
-let remove: () => void;
 let seq = 0;
 
+freshLedgerEachTest('layover-help-', (ledger) => ({ factory, db } = ledger));
 beforeEach(() => {
-  ({ factory, db, remove } = tempLedger('layover-help-'));
   seq = 0;
-});
-afterEach(() => {
-  remove();
 });
 
 /** What ingest does for a run.started: a runs row, and the chain recorded. */

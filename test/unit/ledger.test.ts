@@ -2,16 +2,17 @@ import { describe, expect, it } from 'vitest';
 import type { Learning } from '../../shared/domain.js';
 import { activeForRun } from '../../electron/node/exporter.js';
 import { insertLearning } from '../../electron/node/store/learnings.js';
-import { tempLedger } from '../support/ledger.js';
+import { decideLearnings } from '../../electron/node/store/decisions.js';
+import type { Db } from '../../electron/node/store/db.js';
+import { getLearning } from '../../electron/node/store/learningRows.js';
+import { freshLedgerEachTest, tempLedger } from '../support/ledger.js';
 import { seededRandom } from '../../electron/rules/seededRandom.js';
 import type { FinishedRun } from '../../electron/rules/ledger.js';
 import {
-  countRun,
   countRuns,
+  decide,
   decideProposal,
-  keep,
   newLearning,
-  reject,
   snapshotOf,
   SNAPSHOT_FIELDS,
   isDecisionSnapshot,
@@ -95,24 +96,24 @@ describe('run counting', () => {
 
   it('a provisional learning live before the run started loses one run', () => {
     const l = learning({ live_since: '2026-01-09T00:00:00.000Z', runs_left: 3 });
-    expect(countRun(l, run)).toMatchObject({ runs_left: 2, state: 'provisional' });
+    expect(countRuns(l, [run])).toEqual({ learning: { ...l, runs_left: 2 }, lapsedBy: null });
   });
 
   it('a learning proposed during the run (or at its very start) is not counted against it', () => {
-    expect(countRun(learning({ live_since: '2026-01-10T00:30:00.000Z' }), run)).toBeNull();
-    expect(countRun(learning({ live_since: run.started_at }), run)).toBeNull();
+    expect(countRuns(learning({ live_since: '2026-01-10T00:30:00.000Z' }), [run])).toBeNull();
+    expect(countRuns(learning({ live_since: run.started_at }), [run])).toBeNull();
   });
 
   it('at zero runs left it lapses with lapsed_at the time the run finished', () => {
     const l = learning({ live_since: '2026-01-09T00:00:00.000Z', runs_left: 1 });
-    expect(countRun(l, run)).toMatchObject({ runs_left: 0, state: 'lapsed', lapsed_at: run.finished_at });
+    expect(countRuns(l, [run])).toEqual({ learning: { ...l, runs_left: 0, state: 'lapsed', lapsed_at: run.finished_at }, lapsedBy: 0 });
   });
 
   it('confirmed, lapsed, rejected learnings and other agents are never counted', () => {
     for (const state of ['confirmed', 'lapsed', 'rejected'] as const) {
-      expect(countRun(learning({ state, live_since: '2026-01-01T00:00:00.000Z' }), run)).toBeNull();
+      expect(countRuns(learning({ state, live_since: '2026-01-01T00:00:00.000Z' }), [run])).toBeNull();
     }
-    expect(countRun(learning({ agent: 'reviewer', live_since: '2026-01-01T00:00:00.000Z' }), run)).toBeNull();
+    expect(countRuns(learning({ agent: 'reviewer', live_since: '2026-01-01T00:00:00.000Z' }), [run])).toBeNull();
   });
 });
 
@@ -134,7 +135,7 @@ describe('counting many finished runs at once', () => {
     const runs = [finished(1), finished(3)];
     expect(countRuns(l, runs.slice(0, 1))).toEqual({ learning: { ...l, runs_left: 1 }, lapsedBy: null });
     expect(countRuns(l, runs)).toEqual({ learning: { ...l, runs_left: 0, state: 'lapsed', lapsed_at: hour(4) }, lapsedBy: 1 });
-    expect(countRun(countRun(l, runs[0]!)!, runs[1]!)).toEqual(countRuns(l, runs)!.learning);
+    expect(countRuns(countRuns(l, runs.slice(0, 1))!.learning, runs.slice(1))!.learning).toEqual(countRuns(l, runs)!.learning);
   });
 
   it('runs that do not count (started before the learning was live, another agent) leave it as it is, and no run after the lapse counts', () => {
@@ -167,7 +168,7 @@ describe('counting many finished runs at once', () => {
         if (after.state === 'lapsed' && lapsedBy === null) lapsedBy = i;
       }
       expect(countRuns(l, runs, from)).toEqual(counted ? { learning: expected, lapsedBy } : null);
-      expect(runs.slice(from).reduce<Learning>((acc, run) => countRun(acc, run) ?? acc, l)).toEqual(expected);
+      expect(runs.slice(from).reduce<Learning>((acc, run) => countRuns(acc, [run])?.learning ?? acc, l)).toEqual(expected);
     }
   });
 });
@@ -194,24 +195,36 @@ describe('what a run is given', () => {
 
 describe("a person's decisions", () => {
   const d = { by: 'dana', at: '2026-02-01T00:00:00.000Z', reason: 'wrong' };
+  let db: Db;
+  freshLedgerEachTest('layover-decide-', (ledger) => ({ db } = ledger));
+
+  /** A learning with `patch`, decided in the ledger as the hosts decide it: the learning after, or null when the decision left it unchanged. */
+  function decidedInLedger(kind: 'reject' | 'keep', patch: Partial<Learning>): Learning | null {
+    const l = learning(patch);
+    insertLearning(db, { ...l, text: `${l.text} (${l.id})` });
+    const result = decideLearnings(db, kind, { ids: [l.id] }, { by: d.by, reason: d.reason, now: new Date(d.at) });
+    if (result.unchanged.includes(l.id)) return null;
+    expect(result.changed).toEqual([l.id]);
+    return getLearning(db, l.id)!;
+  }
 
   it('reject applies to every state but rejected', () => {
     for (const state of ['provisional', 'confirmed', 'lapsed'] as const) {
-      expect(reject(learning({ state }), d)).toMatchObject({ state: 'rejected', decided_by: 'dana', reason: 'wrong' });
+      expect(decidedInLedger('reject', { state })).toMatchObject({ state: 'rejected', decided_by: 'dana', decided_at: d.at, reason: 'wrong' });
     }
-    expect(reject(learning({ state: 'rejected' }), d)).toBeNull();
+    expect(decidedInLedger('reject', { state: 'rejected' })).toBeNull();
   });
 
   it('keep confirms a provisional or lapsed learning and nothing else', () => {
-    expect(keep(learning({ state: 'provisional' }), d)?.state).toBe('confirmed');
-    expect(keep(learning({ state: 'lapsed', lapsed_at: '2026-01-20T00:00:00.000Z' }), d)).toMatchObject({ state: 'confirmed', lapsed_at: null });
-    expect(keep(learning({ state: 'confirmed' }), d)).toBeNull();
-    expect(keep(learning({ state: 'rejected' }), d)).toBeNull();
+    expect(decidedInLedger('keep', { state: 'provisional' })?.state).toBe('confirmed');
+    expect(decidedInLedger('keep', { state: 'lapsed', lapsed_at: '2026-01-20T00:00:00.000Z' })).toMatchObject({ state: 'confirmed', lapsed_at: null });
+    expect(decidedInLedger('keep', { state: 'confirmed' })).toBeNull();
+    expect(decidedInLedger('keep', { state: 'rejected' })).toBeNull();
   });
 
   it('undo restores exactly the fields the decision overwrote', () => {
     const before = learning({ state: 'provisional', runs_left: 2, echoes: 4 });
-    const rejected = reject(before, d)!;
+    const rejected = decide('reject', before, d)!;
     const restored = undo({ ...rejected, echoes: 5 }, snapshotOf(before));
     expect(restored).toEqual({ ...before, echoes: 5 });
   });

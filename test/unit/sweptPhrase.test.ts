@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { sweptPhrase } from '../../renderer/lib/phrases.js';
+import { sweptPhrase } from '../../shared/sweep.js';
 
 const NOTHING = { at: '2026-11-09T10:00:00.000Z', help_requests: 0, runs: 0, proposals: 0, refused_lines: 0, event_files: 0, lapsed_learnings: 0, chains: 0 };
 
-describe('what the status bar says a sweep deleted', () => {
+describe('what a sweep deleted, in the one wording of the CLI and the status bar', () => {
   it('a sweep that deleted nothing says so in a few words', () => {
     expect(sweptPhrase(NOTHING)).toBe('nothing to delete');
   });

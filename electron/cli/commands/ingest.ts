@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { FACTORY_OPTION, JSON_OPTION, Refusal, factoryTarget, flagOption, intOption, printJson, stringOption, type Command } from '../command.js';
 import { refusedFiles, rereadFile } from '../../node/store/eventFiles.js';
-import { listedUpTo, plural } from '../format.js';
+import { listedUpTo } from '../format.js';
+import { plural } from '../../../shared/words.js';
 import { withLedger } from '../ledgerAccess.js';
 import { DEFAULT_MAX_LINES, ingest } from '../../node/ingest.js';
 import { firstListed } from '../../rules/listing.js';

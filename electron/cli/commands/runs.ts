@@ -1,5 +1,5 @@
 import { FACTORY_OPTION, JSON_OPTION, factoryTarget, intOption, printList, stringOption, type Command } from '../command.js';
-import { plural } from '../format.js';
+import { plural } from '../../../shared/words.js';
 import { LISTING, withLedger } from '../ledgerAccess.js';
 import { listRuns } from '../../node/store/runs.js';
 

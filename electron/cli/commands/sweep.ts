@@ -1,24 +1,12 @@
 /**
  * `layover-desk sweep`: one retention sweep now, with its report.
  */
-import type { SweepReport } from '../../../shared/domain.js';
+import { sweptPhrase } from '../../../shared/sweep.js';
 import { FACTORY_OPTION, JSON_OPTION, factoryTarget, flagOption, printJson, type CliIo, type Command, type ParsedArgs } from '../command.js';
-import { plural } from '../format.js';
+import { plural } from '../../../shared/words.js';
 import { withLedger } from '../ledgerAccess.js';
 import { sweep } from '../../node/sweep.js';
 import { retentionHorizon } from '../../rules/retention.js';
-
-export function describeSweep(report: SweepReport): string {
-  return [
-    plural(report.help_requests, 'help request', 'help requests'),
-    plural(report.runs, 'run', 'runs'),
-    plural(report.proposals, 'logged proposal', 'logged proposals'),
-    plural(report.refused_lines, 'refused event line', 'refused event lines'),
-    plural(report.event_files, 'events file', 'events files'),
-    plural(report.lapsed_learnings, 'lapsed learning', 'lapsed learnings'),
-    plural(report.chains, 'finished chain', 'finished chains'),
-  ].join(', ');
-}
 
 export const sweepCommand: Command = {
   name: ['sweep'],
@@ -35,7 +23,8 @@ export const sweepCommand: Command = {
     '- a chain older than that with no run and no request left goes, and so do sweep reports',
     '  older than [retention] days.',
     'The ledger part is one transaction. A layover.toml with errors is refused rather than',
-    'swept with other settings than the file says.',
+    'swept with other settings than the file says. The report names only what was deleted',
+    '("deleted 3 runs, 12 log entries"), or says "nothing to delete".',
     '',
     'Options:',
     '  --factory DIR  the factory (default: $LAYOVER_FACTORY, else the current folder)',
@@ -50,7 +39,7 @@ export const sweepCommand: Command = {
         printJson(io, report);
         return;
       }
-      io.stdout(`Swept at ${report.at}: deleted ${describeSweep(report)}.\n`);
+      io.stdout(`Swept at ${report.at}: ${sweptPhrase(report)}.\n`);
       io.stdout(
         `Kept: records from ${retentionHorizon(now, settings)} on (UTC days); lapsed learnings for ` +
           `${plural(settings.learnings.keep_lapsed_days, 'day', 'days')} after they lapsed.\n`,

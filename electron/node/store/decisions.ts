@@ -48,27 +48,26 @@ export interface DecisionInput {
  * rediscovered there: their discovery came from elsewhere, and rejecting a run's bad work must
  * not take along what other runs found independently. In the order they were discovered. One
  * query each, through the log's index by run (schema migration 9) and, for a chain, the runs'
- * index by chain; a discovery whose learning is gone (swept) names nothing. Exported for the test
- * that holds them to their indexes.
+ * index by chain; a discovery whose learning is gone (swept) names nothing. Each row carries what
+ * a decision needs (`TARGET_COLUMNS`) and then what the window lists, so a reject by origin reads
+ * its learnings once. Exported for the test that holds them to their indexes.
  */
 export const ORIGIN_QUERIES = {
-  run: `SELECT l.id, l.text, l.state, l.impact FROM proposal_log p JOIN learnings l ON l.id = p.learning_id
+  run: `SELECT l.id, l.rowid, l.agent, l.text, l.state, l.impact FROM proposal_log p JOIN learnings l ON l.id = p.learning_id
         WHERE p.run = ? AND p.outcome = 'new' ORDER BY p.seq`,
   // CROSS JOIN keeps the runs first: left to itself the planner reads every discovery of the
   // whole log (its index by outcome) and looks each one's run up.
-  chain: `SELECT l.id, l.text, l.state, l.impact FROM runs r
+  chain: `SELECT l.id, l.rowid, l.agent, l.text, l.state, l.impact FROM runs r
           CROSS JOIN proposal_log p ON p.run = r.run AND p.outcome = 'new' JOIN learnings l ON l.id = p.learning_id
           WHERE r.chain = ? ORDER BY p.seq`,
 } as const;
 
 /** The learnings of one origin, as the window lists them before rejecting them. */
 export function originLearnings(db: Db, origin: LearningOrigin): LearningRef[] {
-  return 'run' in origin
-    ? (stmt(db, ORIGIN_QUERIES.run).all(origin.run) as LearningRef[])
-    : (stmt(db, ORIGIN_QUERIES.chain).all(origin.chain) as LearningRef[]);
+  const rows = 'run' in origin ? stmt(db, ORIGIN_QUERIES.run).all(origin.run) : stmt(db, ORIGIN_QUERIES.chain).all(origin.chain);
+  return (rows as (LearningRef & { rowid: number; agent: string })[]).map(({ id, text, state, impact }) => ({ id, text, state, impact }));
 }
 
-/** The ids a target names; an origin resolves to its learnings now, and is journaled as those ids. */
 /**
  * A run or chain the ledger has no record of is refused, from the window as from the CLI:
  * rejecting "nothing" there would hide a typo or a swept origin.
@@ -81,15 +80,45 @@ function refuseUnknownOrigin(db: Db, origin: LearningOrigin): void {
   if (!known) throw new ApiError('not_found', `no ${'run' in origin ? `run ${origin.run}` : `chain ${origin.chain}`} is recorded; nothing was changed`);
 }
 
-function targetIds(db: Db, target: LearningTarget): string[] {
-  if ('ids' in target) return [...new Set(target.ids)];
-  if ('origin' in target) {
-    refuseUnknownOrigin(db, target.origin);
-    return originLearnings(db, target.origin).map((l) => l.id);
+/**
+ * A learning a decision's target names, with what the decision, its journal line and its export
+ * marks need: id, rowid, agent, text and state, in `TARGET_COLUMNS` order (an origin's rows have
+ * its impact after them).
+ */
+type TargetRow = [id: string, rowid: number, agent: string, text: string, state: LearningState];
+const TARGET_COLUMNS = 'l.id, l.rowid, l.agent, l.text, l.state';
+
+/**
+ * The rows of `sql` as arrays, from a statement of its own (raw mode sticks to a statement): a
+ * target of 10,000 learnings read as objects took half as long again as read as arrays.
+ */
+function targetRowsOf(db: Db, sql: string, param: string): TargetRow[] {
+  // eslint-disable-next-line no-restricted-properties -- raw mode, see above
+  return db.prepare(sql).raw().all(param) as TargetRow[];
+}
+
+/**
+ * The learnings a target names, each read once, in the target's order: named ids as given (each
+ * once; `missing` lists those naming no learning), a filter's matches oldest first, an origin's
+ * in the order they were discovered (it resolves now, and is journaled as those ids). A filter's
+ * matches are read by rowid, as the learnings list found them, and an origin's come with its
+ * query: looking them up again by id (its index, then the row) was about a tenth of a
+ * 10,000-learning reject.
+ */
+function targetRows(db: Db, target: LearningTarget): { rows: TargetRow[]; missing: string[] } {
+  if ('ids' in target) {
+    const ids = [...new Set(target.ids)];
+    const rows = targetRowsOf(db, `SELECT ${TARGET_COLUMNS} FROM json_each(?) j JOIN learnings l ON l.id = j.value ORDER BY j.key`, JSON.stringify(ids));
+    const found = new Set(rows.map((row) => row[0]));
+    return { rows, missing: ids.filter((id) => !found.has(id)) };
   }
-  return stmt(db, 'SELECT l.id FROM json_each(?) j JOIN learnings l ON l.rowid = j.value ORDER BY j.key')
-    .all(JSON.stringify(matchingRowidsOf(db, target.filter)))
-    .map((row) => (row as { id: string }).id);
+  if ('origin' in target) {
+    const { origin } = target;
+    refuseUnknownOrigin(db, origin);
+    return { rows: 'run' in origin ? targetRowsOf(db, ORIGIN_QUERIES.run, origin.run) : targetRowsOf(db, ORIGIN_QUERIES.chain, origin.chain), missing: [] };
+  }
+  const rowids = JSON.stringify(matchingRowidsOf(db, target.filter));
+  return { rows: targetRowsOf(db, `SELECT ${TARGET_COLUMNS} FROM json_each(?) j JOIN learnings l ON l.rowid = j.value ORDER BY j.key`, rowids), missing: [] };
 }
 
 function loadMany(db: Db, ids: string[]): Map<string, Learning> {
@@ -124,10 +153,9 @@ const SNAPSHOT_JSON = `json_object(${SNAPSHOT_FIELDS.map((field) => `'${field}',
  * outcome). History lines keep the order of the ids, as before. A decision is a transaction of
  * its own, never inside an ingest batch (learningWrites.ts), so it writes the ledger directly.
  *
- * The ids are looked up once, by one read that also takes what the journal line and the export
- * marks need (agent, text, state before); the two writes then reach the rows by rowid. Each
- * lookup by id (its index, then the row) was about a tenth of a 10,000-learning reject, and the
- * three statements each made it, with a RETURNING of the journal's fields on top.
+ * The target's learnings are read once (`targetRows`), with what the journal line and the export
+ * marks need (agent, text, state before), and which of them the decision applies to is decided
+ * from that read; the two writes then reach the rows by rowid.
  *
  * Only agents whose active learnings changed are marked for export: rejecting a lapsed learning
  * changes nothing a run is given (docs/factory-format.md: the file is re-written after every
@@ -146,17 +174,22 @@ export function decideLearnings(
   const reason = input.reason?.trim() ? input.reason.trim() : null;
   const rule = DECISION_RULES[kind];
   return db.transaction((): DecisionResult => {
-    const ids = targetIds(db, target);
-    const applies = `l.state IN (${rule.from.map((state) => `'${state}'`).join(', ')})`;
-    // The one lookup by id: the rows the decision applies to, with what the journal and the
-    // export marks need. Raw rows from a statement of its own (raw mode sticks to a statement).
-    // eslint-disable-next-line no-restricted-properties -- raw mode, see above
-    const rows = db.prepare(`SELECT l.id, l.rowid, l.agent, l.text, l.state FROM json_each(?) j JOIN learnings l ON l.id = j.value WHERE ${applies}`)
-      .raw()
-      .all(JSON.stringify(ids)) as [string, number, string, string, LearningState][];
-    const found = new Map(rows.map((row) => [row[0], row]));
-    const changing = ids.filter((id) => found.has(id));
-    const params = { rowids: JSON.stringify(changing.map((id) => found.get(id)![1])), at, kind: kind === 'reject' ? 'rejected' : 'kept', by, reason, after: rule.to };
+    const { rows, missing } = targetRows(db, target);
+    const result: DecisionResult = { changed: [], unchanged: [], missing, agents: [] };
+    const agents = new Set<string>();
+    const journaled: JournaledLearning[] = [];
+    const rowids: number[] = [];
+    for (const [id, rowid, agent, text, before] of rows) {
+      if (!rule.from.includes(before)) {
+        result.unchanged.push(id);
+        continue;
+      }
+      rowids.push(rowid);
+      result.changed.push(id);
+      journaled.push({ id, agent, text });
+      if (isActive(before) || isActive(rule.to)) agents.add(agent);
+    }
+    const params = { rowids: JSON.stringify(rowids), at, kind: kind === 'reject' ? 'rejected' : 'kept', by, reason, after: rule.to };
     // The history lines first, while the rows still hold the fields their undo snapshots keep;
     // straight into the table in the ledger's codes, as addHistory writes them.
     stmt(
@@ -168,22 +201,6 @@ export function decideLearnings(
        ORDER BY j.key`,
     ).run(params);
     stmt(db, `UPDATE learnings SET ${decisionSets(kind)} WHERE rowid IN (SELECT value FROM json_each(@rowids))`).run(params);
-    const rest = ids.filter((id) => !found.has(id));
-    const known = new Set(
-      rest.length === 0 ? [] : stmt(db, 'SELECT id FROM learnings WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(rest)).map((row) => (row as { id: string }).id),
-    );
-    const result: DecisionResult = { changed: [], unchanged: [], missing: [], agents: [] };
-    const agents = new Set<string>();
-    const journaled: JournaledLearning[] = [];
-    for (const id of ids) {
-      const row = found.get(id);
-      if (row) {
-        const [, , agent, text, before] = row;
-        result.changed.push(id);
-        journaled.push({ id, agent, text });
-        if (isActive(before) || isActive(rule.to)) agents.add(agent);
-      } else (known.has(id) ? result.unchanged : result.missing).push(id);
-    }
     result.agents = [...agents].sort();
     markExportPending(db, result.agents);
     if (journaled.length > 0) journalDecision(db, { what: kind, at, by, learnings: journaled, reason }, replaying);
