@@ -25,10 +25,11 @@ export const BUSY_TIMEOUT_MS = 5000;
  * Most memory SQLite may keep of the ledger's pages, per connection, in KiB. SQLite's default is
  * 2 MiB, which a real factory's ledger (hundreds of MB after a million events) outgrows at once:
  * every insert into an index then reads its pages back from the file, one system call each.
- * Ingesting 300,000 events took 54.9 s of CPU with the default and 41.4 s with this (7.4 s → 2.1 s
- * of it in the kernel), measured on the benchmark's corpus (docs/development.md#figures). It is a
- * ceiling, filled only as pages are read, so a small ledger costs no more; the host and the
- * ingest worker each hold one, within the host's memory target.
+ * Ingesting the benchmark's 300,000 events (a 160 MB ledger) spent 4.4–4.6 s of CPU in the kernel
+ * with the default and 2.1–2.8 s with this, about 5% of the whole ingest (two runs of each,
+ * alternated; docs/development.md#figures). It is a ceiling, filled only as pages are read, so a
+ * small ledger costs no more; the host and the ingest worker each hold one, within the host's
+ * memory target.
  */
 const PAGE_CACHE_KIB = 64 * 1024;
 

@@ -21,7 +21,7 @@ import { stmt } from './statements.js';
 import { LEARNING_COLUMNS, NEXT_CHANGED, toLearning } from './learningRows.js';
 import { inLearningBatch, saveLearning } from './learningWrites.js';
 import { matchingRowidsOf } from './learningList.js';
-import { markExportPending } from './learnings.js';
+import { encodeHistory, markExportPending } from './learnings.js';
 
 
 export interface DecisionResult {
@@ -179,25 +179,29 @@ export function decideLearnings(
     const agents = new Set<string>();
     const journaled: JournaledLearning[] = [];
     const rowids: number[] = [];
+    const historyKind = kind === 'reject' ? 'rejected' : 'kept';
+    /** Each changed learning's state before, in the history's code, in the order of `rowids`. */
+    const befores: (number | null)[] = [];
     for (const [id, rowid, agent, text, before] of rows) {
       if (!rule.from.includes(before)) {
         result.unchanged.push(id);
         continue;
       }
       rowids.push(rowid);
+      befores.push(encodeHistory(db, { kind: historyKind, reason, state_before: before, state_after: rule.to }).state_before);
       result.changed.push(id);
       journaled.push({ id, agent, text });
       if (isActive(before) || isActive(rule.to)) agents.add(agent);
     }
-    const params = { rowids: JSON.stringify(rowids), at, kind: kind === 'reject' ? 'rejected' : 'kept', by, reason, after: rule.to };
+    const encoded = encodeHistory(db, { kind: historyKind, reason, state_before: null, state_after: rule.to });
+    const params = { rowids: JSON.stringify(rowids), befores: JSON.stringify(befores), at, by, reason, kind: encoded.kind, why: encoded.reason, after: encoded.state_after };
     // The history lines first, while the rows still hold the fields their undo snapshots keep;
-    // straight into the table in the ledger's codes, as addHistory writes them.
+    // straight into the table, in the codes encodeHistory gives (learnings.ts).
     stmt(
       db,
       `INSERT INTO learning_changes (learning_rowid, at, kind, by, reason, state_before, state_after, undo)
-       SELECT l.rowid, @at, k.code, @by, nullif(@reason, k.usual_reason), b.code, a.code, ${SNAPSHOT_JSON}
+       SELECT l.rowid, @at, @kind, @by, @why, @befores ->> j.key, @after, ${SNAPSHOT_JSON}
        FROM json_each(@rowids) j JOIN learnings l ON l.rowid = j.value
-         JOIN history_kinds k ON k.name = @kind JOIN learning_states b ON b.name = l.state JOIN learning_states a ON a.name = @after
        ORDER BY j.key`,
     ).run(params);
     stmt(db, `UPDATE learnings SET ${decisionSets(kind)} WHERE rowid IN (SELECT value FROM json_each(@rowids))`).run(params);
@@ -216,7 +220,8 @@ interface DecisionLine {
 }
 
 /** An undo's history line: learning id, state before, state after, reason. */
-type UndoneLine = [string, LearningState, LearningState, string];
+/** An undo's history line: the learning's id, then the line as encodeHistory encodes it (learnings.ts). */
+type UndoneLine = [id: string, kind: number, reason: string | null, before: number | null, after: number];
 
 /** The decision history lines (rejected, kept, undone) of each learning, newest first: one query for all of them. */
 function decisionHistories(db: Db, ids: readonly string[]): Map<string, DecisionLine[]> {
@@ -276,7 +281,8 @@ export function undoDecisions(db: Db, ids: readonly string[], input: DecisionInp
       }
       const after = undo(current, snapshot);
       saveLearning(db, after, current);
-      lines.push([id, current.state, after.state, `undid the ${target.kind === 'rejected' ? 'rejection' : 'keep'}`]);
+      const line = encodeHistory(db, { kind: 'undone', reason: `undid the ${target.kind === 'rejected' ? 'rejection' : 'keep'}`, state_before: current.state, state_after: after.state });
+      lines.push([id, line.kind, line.reason, line.state_before, line.state_after]);
       result.changed.push(id);
       journaled.push({ id, agent: current.agent, text: current.text });
       agents.add(current.agent);
@@ -285,9 +291,8 @@ export function undoDecisions(db: Db, ids: readonly string[], input: DecisionInp
       stmt(
         db,
         `INSERT INTO learning_changes (learning_rowid, at, kind, by, reason, state_before, state_after)
-         SELECT l.rowid, @at, k.code, @by, nullif(j.value ->> 3, k.usual_reason), b.code, a.code
-         FROM json_each(@lines) j JOIN learnings l ON l.id = j.value ->> 0 JOIN history_kinds k ON k.name = 'undone'
-           JOIN learning_states b ON b.name = j.value ->> 1 JOIN learning_states a ON a.name = j.value ->> 2
+         SELECT l.rowid, @at, j.value ->> 1, @by, j.value ->> 2, j.value ->> 3, j.value ->> 4
+         FROM json_each(@lines) j JOIN learnings l ON l.id = j.value ->> 0
          ORDER BY j.key`,
       ).run({ at, by, lines: JSON.stringify(lines) });
     }

@@ -31,7 +31,7 @@ export function normTime(at: string): string {
   return time;
 }
 
-interface HistoryLine {
+export interface HistoryLine {
   learning_id: string;
   at: string;
   kind: HistoryKind;
@@ -68,29 +68,43 @@ function historyCodesOf(db: Db): HistoryCodes {
   return codes;
 }
 
+/** A history line's kind, reason and states as the table stores them. */
+export interface EncodedHistory {
+  kind: number;
+  /** Null when it is the kind's usual reason, which the view puts back (schema migration 8). */
+  reason: string | null;
+  state_before: number | null;
+  state_after: number;
+}
+
+/**
+ * A history line's kind, reason and states in the ledger's codes: the one encoding, used by
+ * every writer of history lines (`addHistory`, and the bulk statements of a decision and of an
+ * undo in decisions.ts); the view's insert trigger does the same for lines inserted by hand.
+ */
+export function encodeHistory(db: Db, h: Pick<HistoryLine, 'kind' | 'reason' | 'state_before' | 'state_after'>): EncodedHistory {
+  const codes = historyCodesOf(db);
+  const reason = h.reason ?? null;
+  return {
+    kind: codes.kinds.get(h.kind)!,
+    reason: reason === codes.usualReasons.get(h.kind) ? null : reason,
+    state_before: h.state_before === null ? null : codes.states.get(h.state_before)!,
+    state_after: codes.states.get(h.state_after)!,
+  };
+}
+
 /**
  * Adds a history line in the codes the ledger keeps (schema migration 8). Straight into the table,
  * not through the view's insert trigger (which does the same for inserts by hand): the trigger's
  * lookups made each line half as dear again, and ingest writes one for nearly every event.
  */
 export function addHistory(db: Db, h: HistoryLine): void {
-  const codes = historyCodesOf(db);
-  const reason = h.reason ?? null;
+  const encoded = encodeHistory(db, h);
   stmt(
     db,
     `INSERT INTO learning_changes (learning_rowid, at, kind, by, reason, run, state_before, state_after, undo)
      VALUES ((SELECT rowid FROM learnings WHERE id = ?), ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    h.learning_id,
-    h.at,
-    codes.kinds.get(h.kind),
-    h.by ?? null,
-    reason === codes.usualReasons.get(h.kind) ? null : reason,
-    h.run ?? null,
-    h.state_before === null ? null : codes.states.get(h.state_before),
-    codes.states.get(h.state_after),
-    h.undo ?? null,
-  );
+  ).run(h.learning_id, h.at, encoded.kind, h.by ?? null, encoded.reason, h.run ?? null, encoded.state_before, encoded.state_after, h.undo ?? null);
 }
 
 /** A learning's insert: every field of the schema (learningRows.ts), and the row's first `changed` stamp. */
