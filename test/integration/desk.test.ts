@@ -67,7 +67,9 @@ describe('the Desk', () => {
     // The watcher may look between the truncate and the write (the file then reads as shorter than
     // what was read) or after it (the bytes before the offset differ): both refuse the rewrite.
     expect(refused[0]!.reason).toMatch(/the bytes before the|shorter than the \d+ already read/);
-    expect((await value('desk.info', {})).watcher.error).toContain(`${refused[0]!.file} is refused`);
+    // The status comes as the ingest worker's message, after the refusal is committed to the
+    // ledger that Activity reads: it may arrive a moment later.
+    await eventually(async () => (await value('desk.info', {})).watcher.error?.includes(`${refused[0]!.file} is refused`), 'the status names the refusal');
     expect((await value('runs.list', {})).total).toBe(2);
 
     await value('events.reread', { file: path.basename(file) });
