@@ -252,7 +252,12 @@ export function decisionsOn(state: LearningState): DecisionKind[] {
   return DecisionKind.options.filter((kind) => DECISION_RULES[kind].from.includes(state));
 }
 
-/** The learning after a person's decision, or null when the decision does not apply to it. */
+/**
+ * The learning after a person's decision, or null when the decision does not apply to it: the
+ * rule of {@link DECISION_RULES} on one learning. The ledger applies it to many at once in SQL
+ * made from the same table (store/decisions.ts); this is the plain form that bulk statement is
+ * held to (test/integration/bulkDecisions.store.test.ts).
+ */
 export function decide(kind: DecisionKind, l: Learning, d: Decision): Learning | null {
   const rule = DECISION_RULES[kind];
   if (!rule.from.includes(l.state)) return null;

@@ -22,18 +22,6 @@ export type Db = Database.Database;
 export const BUSY_TIMEOUT_MS = 5000;
 
 /**
- * Most memory SQLite may keep of the ledger's pages, per connection, in KiB. SQLite's default is
- * 2 MiB, which a real factory's ledger (hundreds of MB after a million events) outgrows at once:
- * every insert into an index then reads its pages back from the file, one system call each.
- * Ingesting the benchmark's 300,000 events (a 160 MB ledger) spent 4.4–4.6 s of CPU in the kernel
- * with the default and 2.1–2.8 s with this, about 5% of the whole ingest (two runs of each,
- * alternated; docs/development.md#figures). It is a ceiling, filled only as pages are read, so a
- * small ledger costs no more; the host and the ingest worker each hold one, within the host's
- * memory target.
- */
-const PAGE_CACHE_KIB = 64 * 1024;
-
-/**
  * Why a ledger cannot be used, which decides the advice: a damaged one is restored from a
  * safety copy, a locked one only waits for the other program, a newer one needs the newer Desk,
  * and an unusable one (a folder SQLite cannot open, a file it cannot read) needs the path fixed.
@@ -108,7 +96,6 @@ export function openDb(file: string, options: OpenOptions = {}): Db {
   }
   try {
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
     if (!options.readonly) {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
