@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { call, expect, openDesk, reopenHandled, test } from './ui-fixtures.js';
+import { call, expect, openDesk, test } from './ui-fixtures.js';
 import type { Page } from '@playwright/test';
 import type { DeskServer } from './ui-fixtures.js';
 
@@ -10,31 +10,6 @@ const REJECTED_AGAIN = 'Approve dependency bumps without reading the release not
 async function openActivity(page: Page, desk: DeskServer): Promise<void> {
   await openDesk(page, desk, 'activity');
   await expect(page.getByRole('heading', { name: 'Activity', level: 1 })).toBeVisible();
-}
-
-/** The reply form of the fatal demo request of a run that had a boolean flag, with that flag. */
-async function replyFormWithFlag(page: Page, desk: DeskServer) {
-  await openDesk(page, desk);
-  const open = await call(page, 'help.list', { open: true, limit: 100 });
-  const request = open.rows.find(
-    (r) => r.fatal && r.flags && Object.values(r.flags).some((v) => typeof v === 'boolean'),
-  );
-  expect(request, 'the demo has a fatal request whose run had a boolean flag').toBeTruthy();
-  const [key, before] = Object.entries(request!.flags!).find(([, v]) => typeof v === 'boolean')!;
-  await page.locator(`[data-request="${request!.id}"]`).click();
-  const form = page.getByRole('form', { name: `Reply to ${request!.agent}` });
-  return { form, request: request!, key, before: before as boolean };
-}
-
-function chainFile(desk: DeskServer, chain: string): Record<string, unknown> {
-  return JSON.parse(fs.readFileSync(path.join(desk.factory, 'chains', `${chain}.json`), 'utf8')) as Record<string, unknown>;
-}
-
-async function newChainOf(page: Page, desk: DeskServer, id: string): Promise<string> {
-  await reopenHandled(page, id);
-  const chain = (await page.locator('.outcome a[href^="#/runs?chain="]').textContent())!.trim();
-  await expect.poll(() => fs.existsSync(path.join(desk.factory, 'chains', `${chain}.json`)), { timeout: 10_000 }).toBe(true);
-  return chain;
 }
 
 test.describe('Activity reads at a glance', () => {
@@ -113,51 +88,5 @@ test.describe('Activity reads at a glance', () => {
     const { height } = (await status.boundingBox())!;
     const line = await status.locator('.status-item').first().evaluate((el) => el.getBoundingClientRect().height);
     expect(height).toBeLessThan(line * 2);
-  });
-});
-
-test.describe('changing what the new chain may do', () => {
-  test('a flag changed through its control is shown as a diff, sent, and recorded in the chain file and on the request', async ({ page, desk }) => {
-    const { form, request, key, before } = await replyFormWithFlag(page, desk);
-    await form.getByLabel('Answer (required)').fill('Go ahead, with the other setting.');
-    await form.getByRole('button', { name: 'Change a flag…' }).click();
-    await form.getByLabel('Flag', { exact: true }).fill(key);
-    await form.getByLabel('New value').fill(String(!before));
-    await expect(form.getByRole('list', { name: 'Flag changes to send' })).toHaveText(`${key}: ${before} → ${!before}`);
-    await form.getByRole('button', { name: 'Send reply' }).click();
-
-    const chain = await newChainOf(page, desk, request.id);
-    const written = chainFile(desk, chain);
-    expect(written.flags_changed).toEqual({ [key]: before });
-    expect((written.flags as Record<string, unknown>)[key]).toBe(!before);
-    const detail = await call(page, 'help.detail', { id: request.id });
-    expect(detail.request.flags_changed).toEqual({ [key]: before });
-    await expect(page.getByRole('list', { name: 'Flags changed with the reply' })).toHaveText(`${key}: ${before} → ${!before}`);
-  });
-
-  test('a reply whose form never used the flag control sends no change', async ({ page, desk }) => {
-    const { form, request } = await replyFormWithFlag(page, desk);
-    await form.getByLabel('Answer (required)').fill('Carry on as asked.');
-    await form.getByRole('button', { name: 'Send reply' }).click();
-
-    const chain = await newChainOf(page, desk, request.id);
-    const written = chainFile(desk, chain);
-    expect(written).not.toHaveProperty('flags_changed');
-    expect(written.flags).toEqual(request.flags);
-    expect((await call(page, 'help.detail', { id: request.id })).request.flags_changed).toBeNull();
-    await expect(page.getByRole('list', { name: 'Flags changed with the reply' })).toHaveCount(0);
-  });
-
-  test('a change that changes nothing is refused with the Desk’s message, and the request stays open', async ({ page, desk }) => {
-    const { form, request, key, before } = await replyFormWithFlag(page, desk);
-    await form.getByLabel('Answer (required)').fill('Same as before.');
-    await form.getByRole('button', { name: 'Change a flag…' }).click();
-    await form.getByLabel('Flag', { exact: true }).fill(key);
-    await form.getByLabel('New value').fill(String(before));
-    await form.getByRole('button', { name: 'Send reply' }).click();
-
-    await expect(form.getByRole('alert')).toContainText(`changes nothing: ${request.id} already has ${key}=${before}`);
-    expect((await call(page, 'help.detail', { id: request.id })).request.state).toBe('open');
-    await expect(form.getByLabel('Answer (required)')).toHaveValue('Same as before.');
   });
 });

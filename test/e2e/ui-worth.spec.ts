@@ -5,6 +5,7 @@
  */
 import type { Page } from '@playwright/test';
 import { appendEvent, call, expect, openDesk, test, type DeskServer } from './ui-fixtures.js';
+import { proposed, runFinished, runStarted } from '../support/events.js';
 
 const AGENT = 'auditor';
 const FAILING = 'always pin the compiler version inside the release image';
@@ -43,8 +44,8 @@ async function idOf(page: Page, text: string): Promise<string> {
 }
 
 function runOf(desk: DeskServer, at: () => string, run: string, chain: string, learnings: string[], outcome?: 'failed' | 'succeeded') {
-  appendEvent(desk.factory, { type: 'run.started', at: at(), run, agent: AGENT, chain, workflow: 'build', flags: {}, routes: [], learnings });
-  if (outcome) appendEvent(desk.factory, { type: 'run.finished', at: at(), run, agent: AGENT, outcome });
+  appendEvent(desk.factory, runStarted({ at: at(), run, agent: AGENT, chain, workflow: 'build', learnings }));
+  if (outcome) appendEvent(desk.factory, runFinished({ at: at(), run, agent: AGENT, outcome }));
 }
 
 /**
@@ -55,8 +56,8 @@ function runOf(desk: DeskServer, at: () => string, run: string, chain: string, l
 async function makeEvidence(page: Page, desk: DeskServer): Promise<Ids> {
   const at = clock();
   runOf(desk, at, 'run_aud_first', 'chn_aud_1', []);
-  appendEvent(desk.factory, { type: 'learning.proposed', at: at(), agent: AGENT, text: FAILING, impact: 'high' });
-  appendEvent(desk.factory, { type: 'learning.proposed', at: at(), agent: AGENT, text: REDISCOVERED, impact: 'low', run: 'run_aud_first' });
+  appendEvent(desk.factory, proposed({ at: at(), agent: AGENT, text: FAILING, impact: 'high' }));
+  appendEvent(desk.factory, proposed({ at: at(), agent: AGENT, text: REDISCOVERED, impact: 'low', run: 'run_aud_first' }));
   const failing = await idOf(page, FAILING);
   const rediscovered = await idOf(page, REDISCOVERED);
   await call(page, 'learnings.keep', { target: { ids: [failing] }, by: 'setup' });
@@ -65,9 +66,9 @@ async function makeEvidence(page: Page, desk: DeskServer): Promise<Ids> {
     runOf(desk, at, `run_aud_ok_${i}`, `chn_aud_ok_${i}`, [], 'succeeded');
   }
   runOf(desk, at, 'run_aud_again', 'chn_aud_1', []);
-  appendEvent(desk.factory, { type: 'learning.proposed', at: at(), agent: AGENT, text: REDISCOVERED, impact: 'low', run: 'run_aud_again' });
-  for (const text of QUIET) appendEvent(desk.factory, { type: 'learning.proposed', at: at(), agent: AGENT, text, impact: 'low' });
-  for (let i = 0; i < 6; i++) appendEvent(desk.factory, { type: 'learning.proposed', at: at(), agent: AGENT, text: ECHOED, impact: 'medium' });
+  appendEvent(desk.factory, proposed({ at: at(), agent: AGENT, text: REDISCOVERED, impact: 'low', run: 'run_aud_again' }));
+  for (const text of QUIET) appendEvent(desk.factory, proposed({ at: at(), agent: AGENT, text, impact: 'low' }));
+  for (let i = 0; i < 6; i++) appendEvent(desk.factory, proposed({ at: at(), agent: AGENT, text: ECHOED, impact: 'medium' }));
   const echoed = await idOf(page, ECHOED);
   await expect.poll(async () => (await call(page, 'learnings.detail', { id: echoed })).learning.echoes).toBe(5);
   await expect.poll(async () => (await call(page, 'learnings.detail', { id: rediscovered })).learning.rediscoveries).toBe(1);
