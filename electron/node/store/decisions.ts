@@ -43,6 +43,14 @@ export interface DecisionInput {
 }
 
 /**
+ * A learning a decision's target names, with what the decision, its journal line and its export
+ * marks need: id, rowid, agent, text and state, in `TARGET_COLUMNS` order (an origin's rows have
+ * its impact after them).
+ */
+type TargetRow = [id: string, rowid: number, agent: string, text: string, state: LearningState];
+const TARGET_COLUMNS = 'l.id, l.rowid, l.agent, l.text, l.state';
+
+/**
  * The learnings discovered in a run, or in any run of a chain (docs/rules.md#a-persons-decisions):
  * those whose proposal log entry with outcome `new` names that run. Not those only echoed or
  * rediscovered there: their discovery came from elsewhere, and rejecting a run's bad work must
@@ -53,11 +61,11 @@ export interface DecisionInput {
  * its learnings once. Exported for the test that holds them to their indexes.
  */
 export const ORIGIN_QUERIES = {
-  run: `SELECT l.id, l.rowid, l.agent, l.text, l.state, l.impact FROM proposal_log p JOIN learnings l ON l.id = p.learning_id
+  run: `SELECT ${TARGET_COLUMNS}, l.impact FROM proposal_log p JOIN learnings l ON l.id = p.learning_id
         WHERE p.run = ? AND p.outcome = 'new' ORDER BY p.seq`,
   // CROSS JOIN keeps the runs first: left to itself the planner reads every discovery of the
   // whole log (its index by outcome) and looks each one's run up.
-  chain: `SELECT l.id, l.rowid, l.agent, l.text, l.state, l.impact FROM runs r
+  chain: `SELECT ${TARGET_COLUMNS}, l.impact FROM runs r
           CROSS JOIN proposal_log p ON p.run = r.run AND p.outcome = 'new' JOIN learnings l ON l.id = p.learning_id
           WHERE r.chain = ? ORDER BY p.seq`,
 } as const;
@@ -79,14 +87,6 @@ function refuseUnknownOrigin(db: Db, origin: LearningOrigin): void {
       : stmt(db, 'SELECT 1 FROM chains WHERE chain = ? UNION ALL SELECT 1 FROM runs WHERE chain = ? LIMIT 1').get(origin.chain, origin.chain);
   if (!known) throw new ApiError('not_found', `no ${'run' in origin ? `run ${origin.run}` : `chain ${origin.chain}`} is recorded; nothing was changed`);
 }
-
-/**
- * A learning a decision's target names, with what the decision, its journal line and its export
- * marks need: id, rowid, agent, text and state, in `TARGET_COLUMNS` order (an origin's rows have
- * its impact after them).
- */
-type TargetRow = [id: string, rowid: number, agent: string, text: string, state: LearningState];
-const TARGET_COLUMNS = 'l.id, l.rowid, l.agent, l.text, l.state';
 
 /**
  * The rows of `sql` as arrays, from a statement of its own (raw mode sticks to a statement): a
