@@ -14,7 +14,7 @@ import type { Db } from './db.js';
 import { stmt } from './statements.js';
 import { LEARNING_COLUMNS, LEARNING_FIELDS, NEXT_CHANGED } from './learningRows.js';
 import { indexNewLearning } from './matching.js';
-import { noteInsertedLearning } from './learningWrites.js';
+import { addSearchEntry, noteInsertedLearning } from './learningWrites.js';
 
 /** A line of an events file the ledger cannot take: becomes a refused line, not a crash. */
 export class EventRefused extends Error {
@@ -114,8 +114,8 @@ const INSERT_LEARNING = `INSERT INTO learnings (${LEARNING_COLUMNS}, changed) VA
 export function insertLearning(db: Db, l: Learning, fp: Fingerprint = fingerprint(l.text)): void {
   const info = stmt(db, INSERT_LEARNING).run(LEARNING_FIELDS.map((field) => l[field]));
   const rowid = Number(info.lastInsertRowid);
-  // Its search entry, here rather than by a trigger (see schema migration 2).
-  stmt(db, 'INSERT INTO learnings_fts (rowid, text) VALUES (?, ?)').run(rowid, l.text);
+  // Its search entry, here rather than by a trigger (see schema migration 2), last in a batch.
+  addSearchEntry(db, rowid, l.text);
   indexNewLearning(db, l.agent, rowid, fp);
   noteInsertedLearning(db, l);
 }
