@@ -252,6 +252,17 @@ test.describe('outside the views', () => {
     await expect(toggle).toBeChecked();
     expect((await recorded()).asked).toBe(1);
 
+    // A request that is not fatal raises nothing; only the fatal one after it does.
+    appendEvent(desk.factory, {
+      type: 'help.requested',
+      id: 'hlp_notify_quiet',
+      agent: 'scout',
+      run: 'run_scout_notify',
+      chain: 'chn_scout_notify',
+      fatal: false,
+      question: 'Is the tracker down for everyone?',
+    });
+    await expect(page.locator('[data-request="hlp_notify_quiet"]')).toBeVisible({ timeout: 15_000 });
     appendEvent(desk.factory, {
       type: 'help.requested',
       id: 'hlp_notify_1',
