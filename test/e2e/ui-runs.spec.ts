@@ -66,6 +66,19 @@ test.describe('runs & chains', () => {
     await expect(page.getByRole('alert')).toHaveCount(0);
   });
 
+  test('the id searched is in the address too: a reload keeps the search and the runs it found', async ({ page, desk }) => {
+    await openDesk(page, desk, 'runs');
+    await expect(runsTable(page).locator('tbody tr').first()).toBeVisible();
+    const request = (await call(page, 'help.list', { limit: 1 })).rows[0]!;
+    await page.getByLabel('Find id').fill(request.id);
+    await expect.poll(() => page.evaluate(() => window.location.hash)).toContain(`q=${request.id}`);
+
+    await page.reload();
+    await expect(page.getByLabel('Find id')).toHaveValue(request.id);
+    await expect(runsTable(page).locator('tbody tr')).toHaveCount(1);
+    await expect(runsTable(page).locator('tbody tr td').first()).toHaveText(request.run);
+  });
+
   test('a run is found by its id or the first characters of it, or by a chain or help request id', async ({ page, desk }) => {
     await openDesk(page, desk, 'runs');
     await expect(runsTable(page).locator('tbody tr').first()).toBeVisible();
