@@ -99,6 +99,16 @@ test.describe('runs & chains', () => {
     await expect(runsTable(page).locator('tbody tr td').first()).toHaveText(request.run);
     await expect(chainsTable(page).locator('tbody tr td:first-child', { hasText: request.chain })).toBeVisible();
 
+    // A chain id finds that chain's runs, every one of them, and the chain itself.
+    const { run: chainRun } = await discoveringRun(page);
+    const chain = (await call(page, 'runs.detail', { run: chainRun })).run.chain;
+    const ofChain = await call(page, 'runs.list', { search: chain, limit: 100 });
+    expect(ofChain.total, `the demo's chain ${chain} has runs`).toBeGreaterThan(0);
+    await search.fill(chain);
+    await expect(runsTable(page).locator('tbody tr')).toHaveCount(ofChain.rows.length);
+    expect(new Set(await runsTable(page).locator('tbody tr td:nth-child(3)').allTextContents())).toEqual(new Set([chain]));
+    await expect(chainsTable(page).locator('tbody tr td:first-child', { hasText: chain })).toBeVisible();
+
     await search.fill('no_such_id');
     await expect(page.getByText('No run matches.')).toBeVisible();
   });
