@@ -138,7 +138,14 @@ test.describe('runs & chains', () => {
     await page.evaluate((r) => (window.location.hash = `#/runs?run=${r}`), run);
     await expect(page.getByRole('heading', { name: `What it proposed (${detail.proposed.length} proposals)` })).toBeVisible();
     await expect(page.locator('ol.proposed li')).toHaveCount(detail.proposed.length);
-    await expect(page.locator('ol.proposed li').first()).toContainText(detail.proposed[0]!.outcome);
+    // Each proposal in order, with its outcome and what became of its learning since.
+    for (const [i, p] of detail.proposed.entries()) {
+      const item = page.locator('ol.proposed li').nth(i);
+      await expect(item.locator('.proposal-outcome')).toHaveText(p.outcome);
+      await expect(item).toContainText(p.text);
+      if (p.now) await expect(item.locator('.since .state')).toHaveText(p.now);
+    }
+    expect(detail.proposed.some((p) => p.now !== null), 'the run proposed a learning the ledger still has').toBe(true);
 
     const asked = (await call(page, 'help.list', { limit: 1 })).rows[0]!;
     await page.evaluate((r) => (window.location.hash = `#/runs?run=${r}`), asked.run);
