@@ -105,6 +105,9 @@ test.describe('worth a look', () => {
     );
     await expect(entry(page, ids.rediscovered)).toContainText('a rediscovery came from chain chn_aud_1, where it was first proposed: not independent');
     await expect(entry(page, ids.echoed)).toContainText("echoed 5 times while it was being given: the agent's median is 0 (flagged from 5)");
+    // It points and decides nothing: each learning listed is in the state it was in.
+    const states = await Promise.all([ids.failing, ids.rediscovered, ids.echoed].map(async (id) => (await call(page, 'learnings.detail', { id })).learning.state));
+    expect(states).toEqual(['confirmed', 'provisional', 'provisional']);
   });
 
   test('reject, keep and dismiss work on keys, and a dismissal survives a reload', async ({ page, desk }) => {
