@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { call, expect, openDesk, test } from './ui-fixtures.js';
+import { call, expect, openDesk, startDesk, test } from './ui-fixtures.js';
 import type { Page } from '@playwright/test';
 import type { DeskServer } from './ui-fixtures.js';
 
@@ -91,5 +91,28 @@ test.describe('Activity reads at a glance', () => {
     const { height } = (await status.boundingBox())!;
     const line = await status.locator('.status-item').first().evaluate((el) => el.getBoundingClientRect().height);
     expect(height).toBeLessThan(line * 2);
+  });
+
+  test('after a sweep that deleted one kind of record, the status bar names that count alone, on one line', async ({ page }) => {
+    // Lapsed learnings kept for no days: the sweep on opening deletes the demo's lapsed ones and
+    // nothing else (its history is younger than the 90 days every other record is kept).
+    const desk = await startDesk({ settings: (toml) => toml.replace(/keep_lapsed_days = \d+/, 'keep_lapsed_days = 0') });
+    try {
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await openActivity(page, desk);
+      const newest = async () => (await call(page, 'activity.sweeps', { limit: 1 })).rows[0];
+      await expect.poll(async () => (await newest())?.lapsed_learnings ?? 0, 'the demo has lapsed learnings to delete').toBeGreaterThan(0);
+      const report = (await newest())!;
+      const others = Object.entries(report).filter(([key]) => key !== 'at' && key !== 'lapsed_learnings');
+      expect(others.filter(([, n]) => n !== 0)).toEqual([]);
+
+      const status = page.getByRole('contentinfo', { name: 'Status' });
+      const lapsed = report.lapsed_learnings === 1 ? '1 lapsed learning' : `${report.lapsed_learnings} lapsed learnings`;
+      await expect(status.locator('.status-item', { hasText: 'Last sweep' })).toHaveText(new RegExp(`^Last sweep: .+ — deleted ${lapsed}$`));
+      const tops = await status.locator('.status-item').evaluateAll((items) => items.map((el) => el.getBoundingClientRect().top));
+      expect(new Set(tops).size).toBe(1);
+    } finally {
+      await desk.stop();
+    }
   });
 });
