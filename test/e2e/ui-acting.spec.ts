@@ -84,6 +84,39 @@ test.describe('acting as', () => {
     await page.reload();
     await expect(page.getByRole('banner').getByRole('button', { name: /^Acting as/ })).toHaveText('Acting as Ada Lovelace');
   });
+
+  test('the chosen name is the one a resolve asks as and is recorded under, and the one a keep and its undo are toasted and recorded under', async ({
+    page,
+    desk,
+  }) => {
+    await openDesk(page, desk);
+    await page.getByRole('banner').getByRole('button', { name: /^Acting as/ }).click();
+    const naming = page.getByRole('dialog', { name: 'Who are you acting as?' });
+    await naming.getByLabel('Your name').fill('Grace Hopper');
+    await naming.getByRole('button', { name: 'Act as Grace Hopper' }).click();
+
+    const [request] = (await call(page, 'help.list', { open: true, limit: 100 })).rows;
+    expect(request, 'the demo has an open request').toBeTruthy();
+    await page.locator(`[data-request="${request!.id}"]`).click();
+    await page.getByRole('button', { name: 'Resolve without answer…' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Resolve without an answer as Grace Hopper?' });
+    await confirm.getByRole('button', { name: 'Resolve', exact: true }).click();
+    await expect.poll(async () => (await call(page, 'help.detail', { id: request!.id })).request.state).toBe('resolved');
+    expect((await call(page, 'help.detail', { id: request!.id })).request.responder).toBe('Grace Hopper');
+
+    await page.evaluate(() => (window.location.hash = '#/learnings?state=provisional'));
+    const row = page.locator('tr.row[data-index="0"]');
+    await expect(row).toBeVisible();
+    const id = (await row.getAttribute('data-id'))!;
+    await page.keyboard.press('e');
+    await expect(page.getByRole('status').filter({ hasText: 'Kept 1 learning as Grace Hopper.' })).toBeVisible();
+    expect((await call(page, 'learnings.detail', { id })).learning).toMatchObject({ state: 'confirmed', decided_by: 'Grace Hopper' });
+    await page.keyboard.press('u');
+    await expect(page.getByRole('status').filter({ hasText: 'Undone as Grace Hopper: 1 restored.' })).toBeVisible();
+    const after = await call(page, 'learnings.detail', { id });
+    expect(after.learning.state).toBe('provisional');
+    expect(after.history.at(-1)).toMatchObject({ kind: 'undone', by: 'Grace Hopper' });
+  });
 });
 
 test.describe('the learning detail', () => {
@@ -219,6 +252,17 @@ test.describe('outside the views', () => {
     await expect(toggle).toBeChecked();
     expect((await recorded()).asked).toBe(1);
 
+    // A request that is not fatal raises nothing; only the fatal one after it does.
+    appendEvent(desk.factory, {
+      type: 'help.requested',
+      id: 'hlp_notify_quiet',
+      agent: 'scout',
+      run: 'run_scout_notify',
+      chain: 'chn_scout_notify',
+      fatal: false,
+      question: 'Is the tracker down for everyone?',
+    });
+    await expect(page.locator('[data-request="hlp_notify_quiet"]')).toBeVisible({ timeout: 15_000 });
     appendEvent(desk.factory, {
       type: 'help.requested',
       id: 'hlp_notify_1',

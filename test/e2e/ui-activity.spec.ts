@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { call, expect, openDesk, test } from './ui-fixtures.js';
+import { call, expect, openDesk, startDesk, test } from './ui-fixtures.js';
 import type { Page } from '@playwright/test';
 import type { DeskServer } from './ui-fixtures.js';
 
@@ -38,10 +38,12 @@ test.describe('Activity reads at a glance', () => {
     const lines = await call(page, 'activity.refused', { limit: 100 });
     expect(lines.rows.length).toBeGreaterThan(0);
     await expect(refused.locator('tbody tr')).toHaveCount(lines.rows.length);
+    let cut = 0;
     for (const row of await refused.locator('tbody tr').all()) {
       const [file, line, reason, excerpt] = (await row.locator('td').allTextContents()).map((t) => t.trim());
       expect(reason, `${file}:${line} has a reason`).not.toBe('');
       if (!excerpt!.endsWith('…')) continue;
+      cut += 1;
       const shown = excerpt!.slice(0, -1);
       const source = fs.readFileSync(path.join(desk.factory, file!), 'utf8').split('\n')[Number(line) - 1]!;
       expect(source.startsWith(shown), 'the excerpt is the line’s beginning').toBe(true);
@@ -49,6 +51,7 @@ test.describe('Activity reads at a glance', () => {
       expect(shown.replace(/"(?:[^"\\]|\\.)*"/g, '')).not.toContain('"');
       expect(shown).not.toMatch(/[:,]\s*$/);
     }
+    expect(cut, 'the demo has refused lines too long for their excerpt').toBeGreaterThan(0);
   });
 
   test('the chart has one date axis and each day states its date and numbers on hover and to a screen reader', async ({ page, desk }) => {
@@ -88,5 +91,28 @@ test.describe('Activity reads at a glance', () => {
     const { height } = (await status.boundingBox())!;
     const line = await status.locator('.status-item').first().evaluate((el) => el.getBoundingClientRect().height);
     expect(height).toBeLessThan(line * 2);
+  });
+
+  test('after a sweep that deleted one kind of record, the status bar names that count alone, on one line', async ({ page }) => {
+    // Lapsed learnings kept for no days: the sweep on opening deletes the demo's lapsed ones and
+    // nothing else (its history is younger than the 90 days every other record is kept).
+    const desk = await startDesk({ settings: (toml) => toml.replace(/keep_lapsed_days = \d+/, 'keep_lapsed_days = 0') });
+    try {
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await openActivity(page, desk);
+      const newest = async () => (await call(page, 'activity.sweeps', { limit: 1 })).rows[0];
+      await expect.poll(async () => (await newest())?.lapsed_learnings ?? 0, 'the demo has lapsed learnings to delete').toBeGreaterThan(0);
+      const report = (await newest())!;
+      const others = Object.entries(report).filter(([key]) => key !== 'at' && key !== 'lapsed_learnings');
+      expect(others.filter(([, n]) => n !== 0)).toEqual([]);
+
+      const status = page.getByRole('contentinfo', { name: 'Status' });
+      const lapsed = report.lapsed_learnings === 1 ? '1 lapsed learning' : `${report.lapsed_learnings} lapsed learnings`;
+      await expect(status.locator('.status-item', { hasText: 'Last sweep' })).toHaveText(new RegExp(`^Last sweep: .+ — deleted ${lapsed}$`));
+      const tops = await status.locator('.status-item').evaluateAll((items) => items.map((el) => el.getBoundingClientRect().top));
+      expect(new Set(tops).size).toBe(1);
+    } finally {
+      await desk.stop();
+    }
   });
 });

@@ -150,6 +150,17 @@ test('axe finds no serious or critical violations in any view or dialog, light a
   await expect(page.getByRole('list', { name: 'Flags changed with the reply' })).toBeVisible();
   await scan(page, 'answered request, flags changed', 'main');
 
+  // A run's detail with what it proposed (each outcome and what became of it), and one of the
+  // run that filed a request, with what it asked: the first run of the list may have neither.
+  const discovering = (await call(page, 'activity.proposals', { outcome: 'new', limit: 1 })).rows[0]!.run!;
+  await page.evaluate((r) => (window.location.hash = `#/runs?run=${r}`), discovering);
+  await expect(page.locator('ol.proposed li').first()).toBeVisible();
+  await scan(page, 'run detail, what it proposed', '.pane-detail');
+  const asking = (await call(page, 'help.list', { limit: 1 })).rows[0]!;
+  await page.evaluate((r) => (window.location.hash = `#/runs?run=${r}`), asking.run);
+  await expect(page.locator(`.pane-detail a[href="#/needs?request=${asking.id}"]`)).toBeVisible();
+  await scan(page, 'run detail, what it asked', '.pane-detail');
+
   // The undo notice with its key, after keeping the learning under the cursor (`e`).
   await page.evaluate(() => (window.location.hash = '#/learnings?state=provisional'));
   await expect(page.locator('tr.row[data-id]').first()).toBeVisible();

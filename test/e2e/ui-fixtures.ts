@@ -28,11 +28,23 @@ export interface DeskServer {
   stop(): Promise<void>;
 }
 
-export async function startDesk(): Promise<DeskServer> {
+export interface DeskOptions {
+  /**
+   * Rewrites the demo's `layover.toml` before `serve` starts, for what the Desk does only on
+   * opening a factory (the first sweep follows at once; the next not before a minute).
+   */
+  settings?: (toml: string) => string;
+}
+
+export async function startDesk(options: DeskOptions = {}): Promise<DeskServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'layover-ui-'));
   const factory = path.join(dir, 'factory');
   const [cmd, ...pre] = cli();
   execFileSync(cmd!, [...pre, 'demo', factory], { cwd: ROOT, stdio: 'pipe', timeout: 120_000 });
+  if (options.settings) {
+    const file = path.join(factory, 'layover.toml');
+    fs.writeFileSync(file, options.settings(fs.readFileSync(file, 'utf8')));
+  }
   const child: ChildProcess = spawn(cmd!, [...pre, 'serve', '--factory', factory, '--port', '0'], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],

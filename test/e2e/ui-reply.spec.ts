@@ -117,6 +117,9 @@ test.describe('replying to help requests', () => {
 test.describe('changing what the new chain may do', () => {
   test('a flag changed through its control is shown as a diff, sent, and recorded in the chain file and on the request', async ({ page, desk }) => {
     const { form, request, key, before } = await replyFormWithFlag(page, desk);
+    // Known flags are shown as what the new chain inherits, each with the asking run's value.
+    const inherits = form.getByLabel('What the new chain inherits');
+    for (const [flag, value] of Object.entries(request.flags!)) await expect(inherits).toContainText(`${flag}=${String(value)}`);
     await form.getByLabel('Answer (required)').fill('Go ahead, with the other setting.');
     await form.getByRole('button', { name: 'Change a flag…' }).click();
     await form.getByLabel('Flag', { exact: true }).fill(key);

@@ -66,6 +66,19 @@ test.describe('runs & chains', () => {
     await expect(page.getByRole('alert')).toHaveCount(0);
   });
 
+  test('the id searched is in the address too: a reload keeps the search and the runs it found', async ({ page, desk }) => {
+    await openDesk(page, desk, 'runs');
+    await expect(runsTable(page).locator('tbody tr').first()).toBeVisible();
+    const request = (await call(page, 'help.list', { limit: 1 })).rows[0]!;
+    await page.getByLabel('Find id').fill(request.id);
+    await expect.poll(() => page.evaluate(() => window.location.hash)).toContain(`q=${request.id}`);
+
+    await page.reload();
+    await expect(page.getByLabel('Find id')).toHaveValue(request.id);
+    await expect(runsTable(page).locator('tbody tr')).toHaveCount(1);
+    await expect(runsTable(page).locator('tbody tr td').first()).toHaveText(request.run);
+  });
+
   test('a run is found by its id or the first characters of it, or by a chain or help request id', async ({ page, desk }) => {
     await openDesk(page, desk, 'runs');
     await expect(runsTable(page).locator('tbody tr').first()).toBeVisible();
@@ -85,6 +98,21 @@ test.describe('runs & chains', () => {
     await expect(runsTable(page).locator('tbody tr')).toHaveCount(1);
     await expect(runsTable(page).locator('tbody tr td').first()).toHaveText(request.run);
     await expect(chainsTable(page).locator('tbody tr td:first-child', { hasText: request.chain })).toBeVisible();
+
+    // A chain id finds that chain's runs, every one of them, and the chain itself.
+    const { run: chainRun } = await discoveringRun(page);
+    const chain = (await call(page, 'runs.detail', { run: chainRun })).run.chain;
+    const ofChain = await call(page, 'runs.list', { search: chain, limit: 100 });
+    expect(ofChain.total, `the demo's chain ${chain} has runs`).toBeGreaterThan(0);
+    await search.fill(chain);
+    // Polled as a whole: the table of the search before can have as many rows.
+    await expect
+      .poll(async () => {
+        const chains = await runsTable(page).locator('tbody tr td:nth-child(3)').allTextContents();
+        return { rows: chains.length, chains: [...new Set(chains)] };
+      })
+      .toEqual({ rows: ofChain.rows.length, chains: [chain] });
+    await expect(chainsTable(page).locator('tbody tr td:first-child', { hasText: chain })).toBeVisible();
 
     await search.fill('no_such_id');
     await expect(page.getByText('No run matches.')).toBeVisible();
@@ -115,7 +143,14 @@ test.describe('runs & chains', () => {
     await page.evaluate((r) => (window.location.hash = `#/runs?run=${r}`), run);
     await expect(page.getByRole('heading', { name: `What it proposed (${detail.proposed.length} proposals)` })).toBeVisible();
     await expect(page.locator('ol.proposed li')).toHaveCount(detail.proposed.length);
-    await expect(page.locator('ol.proposed li').first()).toContainText(detail.proposed[0]!.outcome);
+    // Each proposal in order, with its outcome and what became of its learning since.
+    for (const [i, p] of detail.proposed.entries()) {
+      const item = page.locator('ol.proposed li').nth(i);
+      await expect(item.locator('.proposal-outcome')).toHaveText(p.outcome);
+      await expect(item).toContainText(p.text);
+      if (p.now) await expect(item.locator('.since .state')).toHaveText(p.now);
+    }
+    expect(detail.proposed.some((p) => p.now !== null), 'the run proposed a learning the ledger still has').toBe(true);
 
     const asked = (await call(page, 'help.list', { limit: 1 })).rows[0]!;
     await page.evaluate((r) => (window.location.hash = `#/runs?run=${r}`), asked.run);

@@ -105,6 +105,30 @@ test.describe('worth a look', () => {
     );
     await expect(entry(page, ids.rediscovered)).toContainText('a rediscovery came from chain chn_aud_1, where it was first proposed: not independent');
     await expect(entry(page, ids.echoed)).toContainText("echoed 5 times while it was being given: the agent's median is 0 (flagged from 5)");
+    // It points and decides nothing: each learning listed is in the state it was in.
+    const states = await Promise.all([ids.failing, ids.rediscovered, ids.echoed].map(async (id) => (await call(page, 'learnings.detail', { id })).learning.state));
+    expect(states).toEqual(['confirmed', 'provisional', 'provisional']);
+  });
+
+  test('a dismissed entry stays away while its evidence stays the same, and comes back when it grows', async ({ page, desk }) => {
+    await openDesk(page, desk);
+    const ids = await makeEvidence(page, desk);
+    await page.reload();
+    await entry(page, ids.echoed).getByRole('button', { name: 'Dismiss' }).click();
+    await expect(page.getByRole('status').filter({ hasText: /^Dismissed from Worth a look as .+ until its evidence changes\./ })).toBeVisible();
+    await expect(entry(page, ids.echoed)).toHaveCount(0);
+
+    // A run given it that succeeds is no evidence against it: the dismissal holds.
+    const now = () => new Date().toISOString();
+    runOf(desk, now, 'run_aud_fine', 'chn_aud_fine', [ids.echoed], 'succeeded');
+    await expect.poll(async () => (await call(page, 'learnings.detail', { id: ids.echoed })).given.runs).toBe(1);
+    await page.reload();
+    await expect(entry(page, ids.failing)).toBeVisible();
+    await expect(entry(page, ids.echoed)).toHaveCount(0);
+
+    // One more echo is: the entry is back, live, with the new count.
+    appendEvent(desk.factory, proposed({ at: now(), agent: AGENT, text: ECHOED, impact: 'medium' }));
+    await expect(entry(page, ids.echoed)).toContainText('echoed 6 times while it was being given', { timeout: 15_000 });
   });
 
   test('reject, keep and dismiss work on keys, and a dismissal survives a reload', async ({ page, desk }) => {
