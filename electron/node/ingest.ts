@@ -86,9 +86,11 @@ export interface IngestOptions {
  * commit, reading each agent's provisional learnings once, writing each changed learning once)
  * are shared by all its lines; ingest runs in its own thread (docs/development.md#architecture),
  * so a long batch holds up no window. A kill loses at most the batch in flight, read again at the
- * next start.
+ * next start. 20,000 lines took about a tenth less CPU than 5,000 over a catch-up of 300,000
+ * events (a page that several lines change is written to the log once a commit, so fewer commits
+ * write fewer pages); the byte bound keeps a batch's lines in memory at 8 MiB.
  */
-export const DEFAULT_MAX_LINES = 5000;
+export const DEFAULT_MAX_LINES = 20_000;
 export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
 const EVENT_FILE = /^[^.].*\.jsonl$/;
 
