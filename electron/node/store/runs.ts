@@ -45,10 +45,10 @@ export interface RecordedRun {
   finished_at: string | null;
 }
 
-/** The ledger's record of `run` (its start time and row too), or undefined when no start is recorded. */
-export function recordedRun(db: Db, run: string): (RecordedRun & { started_at: string; rowid: number }) | undefined {
-  return stmt(db, 'SELECT rowid, agent, started_at, finished_at FROM runs WHERE run = ?').get(run) as
-    | (RecordedRun & { started_at: string; rowid: number })
+/** The ledger's record of `run` (its start time and seq too), or undefined when no start is recorded. */
+export function recordedRun(db: Db, run: string): (RecordedRun & { started_at: string; seq: number }) | undefined {
+  return stmt(db, 'SELECT seq, agent, started_at, finished_at FROM runs WHERE run = ?').get(run) as
+    | (RecordedRun & { started_at: string; seq: number })
     | undefined;
 }
 
@@ -78,34 +78,33 @@ export function applyRunStarted(db: Db, e: RunStartedInput): void {
   const refused = whyRunStartRefused(recordedRun(db, e.run), e);
   if (refused !== null) throw new EventRefused(refused);
   const at = normTime(e.at);
-  const given = [...new Set(e.learnings)];
-  // The next seq is read first and inserted as a value: the same insert with `RETURNING seq`
-  // cost about twice as much (SQLite buffers a returning statement's rows before the first one).
-  const { seq } = stmt(db, 'SELECT coalesce(max(seq), 0) + 1 AS seq FROM runs').get() as { seq: number };
-  stmt(
-    db,
-    `INSERT INTO runs (run, seq, agent, chain, workflow, flags, routes, learnings, answers, started_at, day)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    e.run,
-    seq,
-    e.agent,
-    e.chain,
-    e.workflow,
-    JSON.stringify(e.flags),
-    JSON.stringify(e.routes),
-    JSON.stringify(given),
-    e.answers ?? null,
-    at,
-    utcDay(at),
+  const given = JSON.stringify([...new Set(e.learnings)]);
+  // The seq is the table's key (schema migration 12): SQLite gives the new row the next one.
+  const seq = Number(
+    stmt(
+      db,
+      `INSERT INTO runs (run, agent, chain, workflow, flags, routes, learnings, answers, started_at, day)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      e.run,
+      e.agent,
+      e.chain,
+      e.workflow,
+      JSON.stringify(e.flags),
+      JSON.stringify(e.routes),
+      given,
+      e.answers ?? null,
+      at,
+      utcDay(at),
+    ).lastInsertRowid,
   );
   // One statement links every given learning the ledger knows (schema migration 5).
-  if (given.length > 0) {
+  if (e.learnings.length > 0) {
     stmt(
       db,
       `INSERT OR IGNORE INTO run_given (learning_rowid, run_seq)
        SELECT l.rowid, ? FROM json_each(?) j JOIN learnings l ON l.id = j.value`,
-    ).run(seq, JSON.stringify(given));
+    ).run(seq, given);
   }
 }
 
@@ -126,8 +125,8 @@ export function applyRunFinished(db: Db, e: RunFinishedInput): RunFinishedResult
   if (refused !== null) throw new EventRefused(refused);
   if (!row) throw new Error('unreachable: a finish without a recorded start is refused above');
   const at = normTime(e.at);
-  // By the row just read, so the run id is looked up once.
-  stmt(db, 'UPDATE runs SET finished_at = ?, outcome = ? WHERE rowid = ?').run(at, e.outcome, row.rowid);
+  // By the seq just read (the table's key), so the run id is looked up once.
+  stmt(db, 'UPDATE runs SET finished_at = ?, outcome = ? WHERE seq = ?').run(at, e.outcome, row.seq);
 
   // Counted lazily in an ingest batch (learningWrites.ts): only the learnings this run lapses are seen here.
   const lapsed: string[] = [];

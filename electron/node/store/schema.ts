@@ -15,6 +15,31 @@
  */
 export const LAPSED_KIND = 3;
 
+/**
+ * The triggers that keep Worth a look's finished-run counts (migration 10, where they are
+ * explained), as migration 12 puts them back on the rebuilt runs table: one text, so the two
+ * cannot drift.
+ */
+const RUN_COUNT_TRIGGERS = `
+  CREATE TRIGGER runs_count_finished AFTER UPDATE OF finished_at ON runs
+    WHEN old.finished_at IS NULL AND new.finished_at IS NOT NULL BEGIN
+    INSERT INTO learning_run_counts (learning_rowid, runs, succeeded)
+      SELECT learning_rowid, 1, coalesce(new.outcome = 'succeeded', 0) FROM run_given WHERE run_seq = new.seq
+      ON CONFLICT (learning_rowid) DO UPDATE SET runs = runs + 1, succeeded = succeeded + excluded.succeeded;
+    INSERT INTO agent_run_counts (agent, runs, succeeded) VALUES (new.agent, 1, coalesce(new.outcome = 'succeeded', 0))
+      ON CONFLICT (agent) DO UPDATE SET runs = runs + 1, succeeded = succeeded + excluded.succeeded;
+  END;
+  CREATE TRIGGER runs_uncount AFTER DELETE ON runs WHEN old.finished_at IS NOT NULL BEGIN
+    UPDATE agent_run_counts SET runs = runs - 1, succeeded = succeeded - coalesce(old.outcome = 'succeeded', 0) WHERE agent = old.agent;
+  END;
+  CREATE TRIGGER run_given_uncount AFTER DELETE ON run_given BEGIN
+    UPDATE learning_run_counts SET runs = runs - 1,
+      succeeded = succeeded - coalesce((SELECT outcome = 'succeeded' FROM runs WHERE seq = old.run_seq), 0)
+    WHERE learning_rowid = old.learning_rowid
+      AND EXISTS (SELECT 1 FROM runs WHERE seq = old.run_seq AND finished_at IS NOT NULL);
+  END;
+`;
+
 export const MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE learnings (
@@ -489,23 +514,7 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   INSERT INTO agent_run_counts (agent, runs, succeeded)
     SELECT agent, count(*), coalesce(sum(outcome = 'succeeded'), 0) FROM runs WHERE finished_at IS NOT NULL GROUP BY agent;
-  CREATE TRIGGER runs_count_finished AFTER UPDATE OF finished_at ON runs
-    WHEN old.finished_at IS NULL AND new.finished_at IS NOT NULL BEGIN
-    INSERT INTO learning_run_counts (learning_rowid, runs, succeeded)
-      SELECT learning_rowid, 1, coalesce(new.outcome = 'succeeded', 0) FROM run_given WHERE run_seq = new.seq
-      ON CONFLICT (learning_rowid) DO UPDATE SET runs = runs + 1, succeeded = succeeded + excluded.succeeded;
-    INSERT INTO agent_run_counts (agent, runs, succeeded) VALUES (new.agent, 1, coalesce(new.outcome = 'succeeded', 0))
-      ON CONFLICT (agent) DO UPDATE SET runs = runs + 1, succeeded = succeeded + excluded.succeeded;
-  END;
-  CREATE TRIGGER runs_uncount AFTER DELETE ON runs WHEN old.finished_at IS NOT NULL BEGIN
-    UPDATE agent_run_counts SET runs = runs - 1, succeeded = succeeded - coalesce(old.outcome = 'succeeded', 0) WHERE agent = old.agent;
-  END;
-  CREATE TRIGGER run_given_uncount AFTER DELETE ON run_given BEGIN
-    UPDATE learning_run_counts SET runs = runs - 1,
-      succeeded = succeeded - coalesce((SELECT outcome = 'succeeded' FROM runs WHERE seq = old.run_seq), 0)
-    WHERE learning_rowid = old.learning_rowid
-      AND EXISTS (SELECT 1 FROM runs WHERE seq = old.run_seq AND finished_at IS NOT NULL);
-  END;
+  ${RUN_COUNT_TRIGGERS}
 
   CREATE TABLE learning_same_chain (
     learning_rowid INTEGER PRIMARY KEY,
@@ -539,6 +548,41 @@ export const MIGRATIONS: readonly string[] = [
   // which names each group's latest entry.
   `
   CREATE INDEX proposal_log_refused ON proposal_log (agent, text, reason, learning_id) WHERE outcome = 'refused';
+  `,
+  // 12: runs keyed by their seq. A run's seq was a column of its own beside the run id's key, with
+  // an index to find the next one (max + 1), read before every run's start; now it is the table's
+  // integer key, so a start takes it as SQLite numbers a new row (the same max + 1) and the row
+  // and every index entry are one seq shorter. The other indexes name the column they filter
+  // and end with the key, which keeps each newest first without a sort. One index less to write
+  // a run (of seven), one read less a start. The triggers of migration 10 go with the old table
+  // and come back as they were; the one on run_given names runs, so it is put back after.
+  `
+  CREATE TABLE runs_by_seq (
+    run TEXT NOT NULL UNIQUE,
+    seq INTEGER PRIMARY KEY,
+    agent TEXT NOT NULL,
+    chain TEXT NOT NULL,
+    workflow TEXT NOT NULL,
+    flags TEXT NOT NULL,
+    routes TEXT NOT NULL,
+    learnings TEXT NOT NULL,
+    answers TEXT,
+    started_at TEXT NOT NULL,
+    finished_at TEXT,
+    outcome TEXT,
+    day TEXT NOT NULL
+  );
+  INSERT INTO runs_by_seq (run, seq, agent, chain, workflow, flags, routes, learnings, answers, started_at, finished_at, outcome, day)
+    SELECT run, seq, agent, chain, workflow, flags, routes, learnings, answers, started_at, finished_at, outcome, day FROM runs ORDER BY seq;
+  DROP TRIGGER run_given_uncount;
+  DROP TABLE runs;
+  ALTER TABLE runs_by_seq RENAME TO runs;
+  CREATE INDEX runs_agent ON runs (agent);
+  CREATE INDEX runs_chain ON runs (chain);
+  CREATE INDEX runs_day ON runs (day);
+  CREATE INDEX runs_outcome ON runs (outcome);
+  CREATE INDEX runs_workflow ON runs (workflow);
+  ${RUN_COUNT_TRIGGERS}
   `,
 ];
 
