@@ -73,31 +73,33 @@ export function whyRunFinishRefused(recorded: RecordedRun | undefined, e: { run:
   return null;
 }
 
-/** Records a run's start; a second start of the same run id is refused. */
+/**
+ * Records a run's start; a second start of the same run id is refused. The insert itself finds a
+ * duplicate (it adds no row when the run id is taken), so a start reads nothing first; only then
+ * is the recorded run read, for the refusal's words.
+ */
 export function applyRunStarted(db: Db, e: RunStartedInput): void {
-  const refused = whyRunStartRefused(recordedRun(db, e.run), e);
-  if (refused !== null) throw new EventRefused(refused);
   const at = normTime(e.at);
   const given = JSON.stringify([...new Set(e.learnings)]);
   // The seq is the table's key (schema migration 12): SQLite gives the new row the next one.
-  const seq = Number(
-    stmt(
-      db,
-      `INSERT INTO runs (run, agent, chain, workflow, flags, routes, learnings, answers, started_at, day)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      e.run,
-      e.agent,
-      e.chain,
-      e.workflow,
-      JSON.stringify(e.flags),
-      JSON.stringify(e.routes),
-      given,
-      e.answers ?? null,
-      at,
-      utcDay(at),
-    ).lastInsertRowid,
+  const inserted = stmt(
+    db,
+    `INSERT INTO runs (run, agent, chain, workflow, flags, routes, learnings, answers, started_at, day)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run) DO NOTHING`,
+  ).run(
+    e.run,
+    e.agent,
+    e.chain,
+    e.workflow,
+    JSON.stringify(e.flags),
+    JSON.stringify(e.routes),
+    given,
+    e.answers ?? null,
+    at,
+    utcDay(at),
   );
+  if (inserted.changes === 0) throw new EventRefused(whyRunStartRefused(recordedRun(db, e.run), e) ?? `run ${e.run} could not be recorded`);
+  const seq = Number(inserted.lastInsertRowid);
   // One statement links every given learning the ledger knows (schema migration 5).
   if (e.learnings.length > 0) {
     stmt(
