@@ -180,28 +180,33 @@ export function decideLearnings(
     const journaled: JournaledLearning[] = [];
     const rowids: number[] = [];
     const historyKind = kind === 'reject' ? 'rejected' : 'kept';
-    /** Each changed learning's state before, in the history's code, in the order of `rowids`. */
-    const befores: (number | null)[] = [];
+    /**
+     * Each changed learning's rowid with its state before, in the history's code. Paired, so the
+     * insert reads each line's state from its own small array: taken by position from one array
+     * of all of them (`@befores ->> j.key`), SQLite walked that array to the position for every
+     * line, which made 10,000 lines cost as 50 million steps (233 of a 10,000 reject's 575 ms).
+     */
+    const lines: [rowid: number, before: number | null][] = [];
     for (const [id, rowid, agent, text, before] of rows) {
       if (!rule.from.includes(before)) {
         result.unchanged.push(id);
         continue;
       }
       rowids.push(rowid);
-      befores.push(encodeHistory(db, { kind: historyKind, reason, state_before: before, state_after: rule.to }).state_before);
+      lines.push([rowid, encodeHistory(db, { kind: historyKind, reason, state_before: before, state_after: rule.to }).state_before]);
       result.changed.push(id);
       journaled.push({ id, agent, text });
       if (isActive(before) || isActive(rule.to)) agents.add(agent);
     }
     const encoded = encodeHistory(db, { kind: historyKind, reason, state_before: null, state_after: rule.to });
-    const params = { rowids: JSON.stringify(rowids), befores: JSON.stringify(befores), at, by, reason, kind: encoded.kind, why: encoded.reason, after: encoded.state_after };
+    const params = { rowids: JSON.stringify(rowids), lines: JSON.stringify(lines), at, by, reason, kind: encoded.kind, why: encoded.reason, after: encoded.state_after };
     // The history lines first, while the rows still hold the fields their undo snapshots keep;
     // straight into the table, in the codes encodeHistory gives (learnings.ts).
     stmt(
       db,
       `INSERT INTO learning_changes (learning_rowid, at, kind, by, reason, state_before, state_after, undo)
-       SELECT l.rowid, @at, @kind, @by, @why, @befores ->> j.key, @after, ${SNAPSHOT_JSON}
-       FROM json_each(@rowids) j JOIN learnings l ON l.rowid = j.value
+       SELECT l.rowid, @at, @kind, @by, @why, j.value ->> 1, @after, ${SNAPSHOT_JSON}
+       FROM json_each(@lines) j JOIN learnings l ON l.rowid = j.value ->> 0
        ORDER BY j.key`,
     ).run(params);
     stmt(db, `UPDATE learnings SET ${decisionSets(kind)} WHERE rowid IN (SELECT value FROM json_each(@rowids))`).run(params);
