@@ -11,8 +11,9 @@
  * (1,000) in it. A bulk reject of 10,000 learnings writes several thousand pages, so that copy,
  * with its syncs, ran inside the person's wait: about a fifth of it (issue 9). Here the automatic
  * checkpoint is held off while the decision, the journal and the export commit, and `later` is
- * handed the checkpoint to run once the answer is out (the hosts run it on the next turn of the
- * event loop). Nothing is less safe for it: a commit in WAL mode is complete before any
+ * handed the checkpoint to run once the answer is out (the hosts hand it to the ingest worker,
+ * which runs it on its own connection between batches, or run it on the next turn of the event
+ * loop when no worker runs: desk.ts). Nothing is less safe for it: a commit in WAL mode is complete before any
  * checkpoint, and a checkpoint that never ran is run by the next connection that commits.
  */
 import type { Db } from './store/db.js';

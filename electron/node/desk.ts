@@ -168,6 +168,11 @@ class FactorySession {
       onError: (error) => this.emit('watcher.status', { ...this.watcherStatus(), error: `safety copy failed: ${message(error)}` }),
     });
     this.backups.start();
+    // While the ingest worker runs, the host's connection copies no write-ahead log by itself: a
+    // commit of the host's would otherwise copy what a catch-up left in the log (up to
+    // INGEST_CHECKPOINT_PAGES, ingest.ts) on the window's event loop. The worker copies it, at its
+    // own commits and after each decision (decided below).
+    db.pragma('wal_autocheckpoint = 0');
     this.thread = new IngestThread({
       factory: this.factory,
       settings: () => this.settings.current(),
@@ -395,9 +400,10 @@ export class Desk implements DeskPort {
    */
   private decided<T>(reason: string, decide: (db: Db) => T): T {
     const db = this.writable();
-    const result = answerDecision(db, this.session.factory, this.session.settings.current().learnings.max_per_run, () => decide(db), (checkpoint) =>
-      setImmediate(() => this.checkpointAfterAnswer(checkpoint)),
-    );
+    const result = answerDecision(db, this.session.factory, this.session.settings.current().learnings.max_per_run, () => decide(db), (checkpoint) => {
+      // Copied by the ingest worker on its own connection when one runs, so the window never waits for it.
+      if (!this.session.thread?.checkpoint()) setImmediate(() => this.checkpointAfterAnswer(checkpoint));
+    });
     this.emit('ledger.changed', { reason });
     return result;
   }

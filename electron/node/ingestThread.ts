@@ -25,6 +25,7 @@ export type ToWorker =
   | { type: 'settings'; settings: Settings }
   | { type: 'idle'; id: number }
   | { type: 'read' }
+  | { type: 'checkpoint' }
   | { type: 'stop' };
 
 /** What the worker tells the host. */
@@ -105,6 +106,16 @@ export class IngestThread {
   /** Asks the worker to read the events files now (a file was set to be read again). */
   readNow(): void {
     this.post({ type: 'read' });
+  }
+
+  /**
+   * Hands the worker a checkpoint to run on its own connection, between its batches; false when
+   * no worker is running to take it (the host then runs it itself). See answerDecision.ts.
+   */
+  checkpoint(): boolean {
+    if (!this.worker) return false;
+    this.post({ type: 'checkpoint' });
+    return true;
   }
 
   /** Resolves when the worker has nothing to read (for tests and shutdown). */
