@@ -1,5 +1,6 @@
 /**
- * Writing learnings back to the ledger, directly or once per ingest batch.
+ * Writing learnings back to the ledger, directly or once per ingest batch, and the batch's new
+ * search entries last (see {@link addSearchEntry}).
  *
  * Why a batch writes learnings once. A finished run takes a run off every provisional learning
  * of its agent that was live before it started (docs/rules.md#counting-runs). Written row by row,
