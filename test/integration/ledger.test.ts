@@ -186,6 +186,20 @@ describe('the learnings ledger, end to end through the CLI', () => {
     expect(stderr).toMatch(/does not exist/);
   });
 
+  it('a finish naming another agent than its run’s is refused, the run stays unfinished, and its own agent’s finish then counts', async () => {
+    const f = factory();
+    f.propose('builder', TEXT);
+    const run = f.start('builder');
+    f.finish('reviewer', run);
+    const first = await f.ingest();
+    expect(first).toMatchObject({ applied: 2, runs_finished: 0 });
+    expect(first.refused.map((r: { reason: string }) => r.reason)).toEqual([`run ${run} belongs to agent builder, not reviewer`]);
+    expect(await f.learnings()).toMatchObject([{ state: 'provisional', runs_left: 3 }]);
+    f.finish('builder', run);
+    expect(await f.ingest()).toMatchObject({ applied: 1, runs_finished: 1, refused: [] });
+    expect(await f.learnings()).toMatchObject([{ state: 'provisional', runs_left: 2 }]);
+  });
+
   it('ingest counts the runs that finished', async () => {
     const f = factory();
     f.fullRun('builder');

@@ -27,7 +27,7 @@ export const ACTIVE_SQL = `state IN (${ACTIVE_STATES.map((state) => `'${state}'`
  */
 export const FIXED_FIELDS = ['id', 'agent', 'text', 'impact', 'first_at'] as const satisfies readonly (keyof Learning)[];
 
-type MutableField = Exclude<keyof Learning, (typeof FIXED_FIELDS)[number]>;
+export type MutableField = Exclude<keyof Learning, (typeof FIXED_FIELDS)[number]>;
 
 /** Every other field: what a write of a learning changes (`writeLearnings`). */
 export const MUTABLE_FIELDS: readonly MutableField[] = LEARNING_FIELDS.filter(

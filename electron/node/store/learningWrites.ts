@@ -18,7 +18,7 @@
 import type { Learning } from '../../../shared/domain.js';
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
-import { LEARNING_COLUMNS, MUTABLE_FIELDS, NEXT_CHANGED, toLearning } from './learningRows.js';
+import { LEARNING_COLUMNS, MUTABLE_FIELDS, NEXT_CHANGED, toLearning, type MutableField } from './learningRows.js';
 import { countRuns, runsToLapse, type FinishedRun } from '../../rules/ledger.js';
 
 interface Batch {
@@ -125,16 +125,29 @@ interface Write {
  * fields share one prepared statement (a handful of shapes: counted, lapsed, echoed, decided…).
  */
 function writeLearnings(db: Db, writes: readonly Write[]): void {
-  let stamp = (stmt(db, `SELECT ${NEXT_CHANGED} AS next`).get() as { next: number }).next;
+  let stamp = (stmt(db, NEXT_STAMP).get() as { next: number }).next;
   for (const { after, before } of writes) {
-    const fields = MUTABLE_FIELDS.filter((field) => after[field] !== before[field]);
-    if (fields.length === 0) continue;
-    stmt(db, `UPDATE learnings SET ${fields.map((field) => `${field} = ?`).join(', ')}, changed = ? WHERE id = ?`).run(
-      ...fields.map((field) => after[field]),
-      stamp++,
-      after.id,
-    );
+    const fields: MutableField[] = [];
+    let shape = 0;
+    MUTABLE_FIELDS.forEach((field, bit) => {
+      if (after[field] === before[field]) return;
+      fields.push(field);
+      shape |= 1 << bit;
+    });
+    if (shape === 0) continue;
+    stmt(db, updateOf(shape, fields)).run(...fields.map((field) => after[field]), stamp++, after.id);
   }
+}
+
+const NEXT_STAMP = `SELECT ${NEXT_CHANGED} AS next`;
+
+/** The UPDATE of each set of fields, keyed by the set as bits in `MUTABLE_FIELDS` order (a learning has far fewer than 31 fields): made once each (statements.ts). */
+const updates = new Map<number, string>();
+
+function updateOf(shape: number, fields: readonly MutableField[]): string {
+  let sql = updates.get(shape);
+  if (sql === undefined) updates.set(shape, (sql = `UPDATE learnings SET ${fields.map((field) => `${field} = ?`).join(', ')}, changed = ? WHERE id = ?`));
+  return sql;
 }
 
 /**
@@ -230,6 +243,8 @@ export function withChanges(db: Db, learnings: Learning[]): Learning[] {
   });
 }
 
+const PROVISIONAL_OF_AGENT = `SELECT ${LEARNING_COLUMNS} FROM learnings WHERE agent = ? AND state = 'provisional' ORDER BY last_at, rowid`;
+
 /**
  * The agent's provisional learnings as the batch sees them, loaded at its first finished run.
  * Their order is the order of the lapse lines a finished run writes, so it must not depend on
@@ -241,7 +256,7 @@ export function withChanges(db: Db, learnings: Learning[]): Learning[] {
 function provisionalOf(db: Db, batch: Batch, agent: string): AgentCount {
   let count = batch.counting.get(agent);
   if (!count) {
-    const read = stmt(db, `SELECT ${LEARNING_COLUMNS} FROM learnings WHERE agent = ? AND state = 'provisional' ORDER BY last_at, rowid`).all(agent).map(toLearning);
+    const read = stmt(db, PROVISIONAL_OF_AGENT).all(agent).map(toLearning);
     const provisional = new Map<string, Learning>();
     for (const l of withChanges(db, read)) if (l.state === 'provisional') provisional.set(l.id, l);
     for (const l of batch.changedOf.get(agent)?.values() ?? []) if (l.state === 'provisional') provisional.set(l.id, l);

@@ -107,9 +107,12 @@ export function matchingRowids(db: Db, agent: string, fp: Fingerprint): number[]
   return agentIndex(db, agent).match(fp, matchStats);
 }
 
+/** Built once (statements.ts). */
+const LEARNING_BY_ROWID = `SELECT ${LEARNING_COLUMNS} FROM learnings WHERE rowid = ?`;
+
 /** Loads the learnings with these rowids, in that order (an open ingest batch's changes included). */
 export function learningsByRowid(db: Db, rowids: readonly number[]): Learning[] {
-  const read = stmt(db, `SELECT ${LEARNING_COLUMNS} FROM learnings WHERE rowid = ?`);
+  const read = stmt(db, LEARNING_BY_ROWID);
   return withChanges(db, rowids.map((rowid) => toLearning(read.get(rowid))));
 }
 
