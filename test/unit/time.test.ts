@@ -52,4 +52,21 @@ describe('times, one meaning per name', () => {
       expect(isStoredTime(at), at).toBe(roundTrip(at) === at);
     }
   });
+
+  it('takes nothing else as a stored time: a stored time with any one character changed, added or taken away is one only when the round trip gives it back', () => {
+    const next = seededRandom(20261202);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+    const valid = ['2026-01-02T03:04:05.000Z', '2024-02-29T23:59:59.999Z', '1999-12-31T00:00:00.123Z'];
+    const characters = ['0', '5', '9', '-', ':', '.', 'T', 'Z', 't', 'z', ' ', '\n', '+', '/', 'a', '٣', '０', '\u0000', ''];
+    for (let i = 0; i < 20_000; i++) {
+      const at = pick(valid);
+      const place = Math.floor(next() * (at.length + 1));
+      const change = pick(['replace', 'insert', 'delete'] as const);
+      const changed =
+        change === 'insert' ? at.slice(0, place) + pick(characters) + at.slice(place)
+        : change === 'delete' ? at.slice(0, place) + at.slice(place + 1)
+        : at.slice(0, place) + pick(characters) + at.slice(place + 1);
+      expect(isStoredTime(changed), JSON.stringify(changed)).toBe(roundTrip(changed) === changed);
+    }
+  });
 });
