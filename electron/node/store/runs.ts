@@ -120,24 +120,19 @@ export interface RunFinishedResult {
  * before it started. A finish without a recorded start, a second finish, or a finish naming
  * another agent is refused: the ledger cannot tell which learnings that run saw. When some lapsed,
  * the agent's learnings file is due again: the caller marks it (ingest does, once a batch).
- *
- * The update itself finds whether the finish can be applied: it changes the run only when its
- * start is recorded, unfinished and of the same agent (the conditions `whyRunFinishRefused`
- * states), and gives back the start time the count needs. So a finish costs one statement, not a
- * read and then a write; only a refused one reads the run, for the refusal's words.
  */
 export function applyRunFinished(db: Db, e: RunFinishedInput): RunFinishedResult {
+  const row = recordedRun(db, e.run);
+  const refused = whyRunFinishRefused(row, e);
+  if (refused !== null) throw new EventRefused(refused);
+  if (!row) throw new Error('unreachable: a finish without a recorded start is refused above');
   const at = normTime(e.at);
-  const started = stmt(db, 'UPDATE runs SET finished_at = ?, outcome = ? WHERE run = ? AND agent = ? AND finished_at IS NULL RETURNING started_at').get(
-    at,
-    e.outcome,
-    e.run,
-    e.agent,
-  ) as { started_at: string } | undefined;
-  if (started === undefined) throw new EventRefused(whyRunFinishRefused(recordedRun(db, e.run), e) ?? `run ${e.run} could not be finished`);
+  // By the seq just read (the table's key), so the run id is looked up once.
+  stmt(db, 'UPDATE runs SET finished_at = ?, outcome = ? WHERE seq = ?').run(at, e.outcome, row.seq);
+
   // Counted lazily in an ingest batch (learningWrites.ts): only the learnings this run lapses are seen here.
   const lapsed: string[] = [];
-  for (const learning of countFinishedRun(db, { run: e.run, agent: e.agent, started_at: started.started_at, finished_at: at })) {
+  for (const learning of countFinishedRun(db, { run: e.run, agent: e.agent, started_at: row.started_at, finished_at: at })) {
     lapsed.push(learning.id);
     addHistory(db, {
       learning_id: learning.id,
