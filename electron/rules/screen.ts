@@ -105,14 +105,11 @@ function scanned(rule: Rule, form: string): boolean {
   return match !== null && !negatedBefore(form, match.index);
 }
 
-function tried(rule: Rule, form: string, candidates: Candidates): boolean {
-  const id = rule.id;
-  const whole = candidates.whole[id] === 1;
-  const positions = candidates.at[id];
-  if (!whole && positions === undefined) return false;
+/** Whether `rule` matches `form`: on the whole form (`positions` null) or at the positions of its anchors. */
+function tried(rule: Rule, form: string, positions: readonly number[] | null): boolean {
   if (rule.needs !== undefined && !rule.needs.test(form)) return false;
-  if (whole) return scanned(rule, form);
-  for (const position of positions ?? []) {
+  if (positions === null) return scanned(rule, form);
+  for (const position of positions) {
     rule.sticky.lastIndex = position;
     if (rule.sticky.test(form) && !(rule.negatable && negatedBefore(form, position))) return true;
   }
@@ -128,7 +125,7 @@ function matches(rules: readonly Rule[], form: string, candidates: Candidates): 
   if (everyRule) return rules.some((rule) => scanned(rule, form));
   const first = rules[0]!.id;
   const last = rules[rules.length - 1]!.id;
-  const { ids } = candidates;
+  const { ids, at } = candidates;
   let low = 0;
   let high = ids.length;
   while (low < high) {
@@ -137,7 +134,7 @@ function matches(rules: readonly Rule[], form: string, candidates: Candidates): 
     else high = middle;
   }
   for (let i = low; i < ids.length && ids[i]! <= last; i++) {
-    if (tried(RULES[ids[i]!]!, form, candidates)) return true;
+    if (tried(RULES[ids[i]!]!, form, at[i] as number[] | null)) return true;
   }
   return false;
 }

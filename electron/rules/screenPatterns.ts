@@ -17,6 +17,15 @@
  */
 const LETTER_RANGES = 'a-zA-Z\\u00c0-\\u1fff\\u2c00-\\u2dff\\u3040-\\ud7ff\\uf900-\\ufdff\\ufe70-\\ufefe';
 const DIGIT_RANGES = '0-9';
+/**
+ * The same letter and digit classes as spans of UTF-16 code units (the patterns have no `u` flag,
+ * so they read code units too), for code that splits a text into words without a regex
+ * (`wordUnits`). Kept beside the ranges above: a span that differs from them makes the word index
+ * (screenIndex.ts) look up other words than the rules match, and it then skips rules that match.
+ */
+const WORD_SPANS: ReadonlyArray<readonly [number, number]> = [
+  [0x30, 0x39], [0x41, 0x5a], [0x61, 0x7a], [0xc0, 0x1fff], [0x2c00, 0x2dff], [0x3040, 0xd7ff], [0xf900, 0xfdff], [0xfe70, 0xfefe],
+];
 export const WORD = `[${LETTER_RANGES}${DIGIT_RANGES}]+`;
 export const SEP = `[^${LETTER_RANGES}${DIGIT_RANGES}]+`;
 const START = `(?<![${LETTER_RANGES}${DIGIT_RANGES}])`;
@@ -177,8 +186,20 @@ export function always(regex: RegExp): Rule {
   return new Rule(regex, null, false);
 }
 
-/** The words of a form, which the anchors are looked up by (the same letter class as WORD). */
-export const WORD_PATTERN = new RegExp(WORD, 'g');
+let wordTable: Uint8Array | undefined;
+
+/**
+ * By UTF-16 code unit: 1 where it is a letter or digit of WORD, which is how the word index
+ * (screenIndex.ts) splits a form into the words its anchors are looked up by. A table rather than
+ * a global regex: `exec` allocates a match array for every word of every form. Built on first use.
+ */
+export function wordUnits(): Uint8Array {
+  if (wordTable === undefined) {
+    wordTable = new Uint8Array(0x10000);
+    for (const [from, to] of WORD_SPANS) wordTable.fill(1, from, to + 1);
+  }
+  return wordTable;
+}
 
 /**
  * A part that makes a rule not count where a negation stands just before its match: "never paste
