@@ -17,7 +17,7 @@
  * refused agent can always say the same fact in words that do not address the model. They are
  * measured on the labelled corpus in test/fixtures/screen/.
  */
-import { decodedBlocks, reversed, rot13 } from './screenDecode.js';
+import { decodedBlocks, hasBase64Run, reversed, rot13 } from './screenDecode.js';
 import { screenForms } from './screenNormalise.js';
 import { buildIndex, type Candidates, type RuleIndex } from './screenIndex.js';
 import { negatedBefore, type Rule } from './screenPatterns.js';
@@ -183,9 +183,6 @@ const HIDDEN_READINGS: ReadonlyArray<{ name: string; read: (text: string) => str
   { name: 'reversed', read: reversed, hint: hintFor(reversed) },
 ];
 
-/** A run that could be a base64 block; rot13 and reversing keep it one, so readings need it too. */
-const BLOCK_SHAPE = /[A-Za-z0-9+/_-]{16}/;
-
 /**
  * How deep readings are nested: "base64 twice", "rot13, then base64" and "base64, then rot13"
  * need two; each level decodes at most a few bounded blocks (screenDecode.ts).
@@ -214,7 +211,7 @@ function hiddenHit(text: string, depth: number, path: string[]): HiddenHit | nul
     }
   }
   const lower = text.toLowerCase();
-  const blockShaped = depth < MAX_READING_DEPTH && BLOCK_SHAPE.test(text);
+  const blockShaped = depth < MAX_READING_DEPTH && hasBase64Run(text);
   for (const { name, read, hint } of HIDDEN_READINGS) {
     const hinted = hint.test(lower);
     if (!hinted && !blockShaped) continue;

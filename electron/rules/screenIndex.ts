@@ -15,7 +15,7 @@ import { wordUnits, type Rule } from './screenPatterns.js';
 const NON_ASCII = /[^\x00-\x7F]/;
 
 /** Scripts a rule without anchors can be written in; each is tested on a text only when needed. */
-const SCRIPTS: ReadonlyArray<RegExp> = [
+export const SCRIPTS: ReadonlyArray<RegExp> = [
   /[\u0400-\u052f]/, // Cyrillic
   /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/, // Han
   /[\u3040-\u30ff]/, // kana
