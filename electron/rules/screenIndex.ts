@@ -10,7 +10,7 @@
  * a scan of the whole text). Rules without anchors are run on the whole text; the other scripts'
  * rules without anchors only when the text holds a letter of their script.
  */
-import { wordUnits, type Rule } from './screenPatterns.js';
+import { wordUnits, type Anchors, type Rule } from './screenPatterns.js';
 
 const NON_ASCII = /[^\x00-\x7F]/;
 
@@ -69,6 +69,11 @@ class WordIndex implements RuleIndex {
   /** The ids set in `scratch` for the form being read, in the order first marked. */
   private readonly touched: number[] = [];
 
+  /** How many rules there are; ids from here on stand for the word lists rules require (`Rule.requires`). */
+  private readonly ruleCount: number;
+  /** By rule id: the ids of the lists it requires, each of which must be marked in `scratch` for the rule to be tried. */
+  private readonly required: number[][];
+
   constructor(rules: readonly Rule[]) {
     let count = 0;
     const add = <K>(map: Map<K, number[]>, key: K, id: number) => {
@@ -84,28 +89,46 @@ class WordIndex implements RuleIndex {
       }
       return found;
     };
+    const index = (anchors: Anchors, id: number) => {
+      for (const word of anchors.words) {
+        const [first = '', second] = word.split(' ');
+        const at = entry(first);
+        if (second === undefined) (at.ids ??= []).push(id);
+        else add((at.pairs ??= new Map<string, number[]>()), second, id);
+      }
+      for (const prefix of anchors.prefixes) {
+        if (prefix.length < 2) {
+          add(this.byShortPrefix, prefix.charCodeAt(0), id);
+          continue;
+        }
+        const key = pairKey(prefix.charCodeAt(0), prefix.charCodeAt(1));
+        const bucket = this.byPrefix.get(key) ?? [];
+        this.byPrefix.set(key, bucket);
+        const known = bucket.find((item) => item.prefix === prefix);
+        if (known) known.ids.push(id);
+        else bucket.push({ prefix, ids: [id] });
+      }
+    };
+    this.ruleCount = rules.length;
+    /** Each required list once, by its words and prefixes: many rules require the same one. */
+    const lists = new Map<string, number>();
+    this.required = rules.map((rule) =>
+      rule.requires.map((anchors) => {
+        const key = `${anchors.words.join('|')}/${anchors.prefixes.join('|')}`;
+        let id = lists.get(key);
+        if (id === undefined) {
+          id = this.ruleCount + lists.size;
+          lists.set(key, id);
+          index(anchors, id);
+        }
+        return id;
+      }),
+    );
     for (const rule of rules) {
       const id = count++;
       rule.id = id;
       if (rule.anchors) {
-        for (const word of rule.anchors.words) {
-          const [first = '', second] = word.split(' ');
-          const at = entry(first);
-          if (second === undefined) (at.ids ??= []).push(id);
-          else add((at.pairs ??= new Map<string, number[]>()), second, id);
-        }
-        for (const prefix of rule.anchors.prefixes) {
-          if (prefix.length < 2) {
-            add(this.byShortPrefix, prefix.charCodeAt(0), id);
-            continue;
-          }
-          const key = pairKey(prefix.charCodeAt(0), prefix.charCodeAt(1));
-          const bucket = this.byPrefix.get(key) ?? [];
-          this.byPrefix.set(key, bucket);
-          const known = bucket.find((item) => item.prefix === prefix);
-          if (known) known.ids.push(id);
-          else bucket.push({ prefix, ids: [id] });
-        }
+        index(rule.anchors, id);
         continue;
       }
       let scripts = 0;
@@ -117,42 +140,53 @@ class WordIndex implements RuleIndex {
     }
     // Filled to its full length: written sparsely (a rule id of 200 into an empty array) V8 keeps
     // an array as a dictionary, and every read of it is a hash lookup.
-    this.scratch = new Array<number[] | undefined>(count).fill(undefined);
+    this.scratch = new Array<number[] | undefined>(count + lists.size).fill(undefined);
   }
 
   candidates(form: string): Candidates {
     this.markAnchors(form);
-    const touched = this.touched;
+    const { touched, scratch } = this;
+    // The rules marked whose required lists are all marked too (the lists' own ids are marked beside them).
+    const marked: number[] = [];
+    for (const id of touched) if (id < this.ruleCount && this.holdsRequired(id)) marked.push(id);
     // Insertion sort: a form marks a dozen rules or so, for which it beats Array.prototype.sort
     // (a comparator call per step); at most every anchored rule, a few hundred, on a long text.
-    for (let i = 1; i < touched.length; i++) {
-      const id = touched[i]!;
+    for (let i = 1; i < marked.length; i++) {
+      const id = marked[i]!;
       let j = i - 1;
-      while (j >= 0 && touched[j]! > id) {
-        touched[j + 1] = touched[j]!;
+      while (j >= 0 && marked[j]! > id) {
+        marked[j + 1] = marked[j]!;
         j--;
       }
-      touched[j + 1] = id;
+      marked[j + 1] = id;
     }
     const whole = this.wholeForm(form);
     // Two ascending lists, merged: the anchored rules marked and the rules without anchors (never the same rule).
     const ids: number[] = [];
     const at: Array<number[] | null> = [];
     let w = 0;
-    let t = 0;
-    while (w < whole.length || t < touched.length) {
-      if (t === touched.length || (w < whole.length && whole[w]! < touched[t]!)) {
-        ids.push(whole[w++]!);
+    let m = 0;
+    while (w < whole.length || m < marked.length) {
+      if (m === marked.length || (w < whole.length && whole[w]! < marked[m]!)) {
+        const id = whole[w++]!;
+        if (!this.holdsRequired(id)) continue;
+        ids.push(id);
         at.push(null);
       } else {
-        const id = touched[t++]!;
+        const id = marked[m++]!;
         ids.push(id);
-        at.push(this.scratch[id]!);
-        this.scratch[id] = undefined;
+        at.push(scratch[id]!);
       }
     }
+    for (const id of touched) scratch[id] = undefined;
     touched.length = 0;
     return { ids, at };
+  }
+
+  /** Whether every list rule `id` requires is marked in `scratch` for the form being read. */
+  private holdsRequired(id: number): boolean {
+    for (const list of this.required[id]!) if (this.scratch[list] === undefined) return false;
+    return true;
   }
 
   /** The rules without anchors to try on `form`: those in no script, and those in a script it holds. */

@@ -99,6 +99,14 @@ export class Rule {
     private readonly source: string | RegExp,
     readonly anchors: Anchors | null,
     readonly negatable: boolean,
+    /**
+     * Word lists the match holds after the one it starts with, each of which the text must
+     * therefore hold somewhere (a word of the list, or a word starting with one of its prefixes).
+     * A rule whose anchors stand in a text is tried only when every one of these does too: the
+     * verbs that start the disclosure and prompt rules ("print", "show", "include", "list") are
+     * everyday words, while the nouns after them ("system prompt", "instructions") are not.
+     */
+    readonly requires: readonly Anchors[],
     readonly needs?: RegExp,
   ) {}
 
@@ -119,7 +127,7 @@ export class Rule {
   }
 
   withNeeds(needs: RegExp): Rule {
-    return new Rule(this.source, this.anchors, this.negatable, needs);
+    return new Rule(this.source, this.anchors, this.negatable, this.requires, needs);
   }
 }
 
@@ -158,9 +166,47 @@ export function phrase(...parts: string[]): Rule {
     .replaceAll(String.raw`\p{L}`, `[${LETTER_RANGES}]`)
     .replaceAll(String.raw`\p{N}`, `[${DIGIT_RANGES}]`);
   // Lookbehinds consume nothing, so the match starts with the first part after them.
-  const first = parts.find((part) => part !== NOT_NEGATED && (WORD_LISTS.has(part) || !part.startsWith('(?<'))) ?? '';
-  const list = WORD_LISTS.get(first);
-  return new Rule(source, list ? anchorsOf(list) : null, negatable);
+  const kept = parts.filter((part) => part !== NOT_NEGATED);
+  const firstIndex = kept.findIndex((part) => WORD_LISTS.has(part) || !part.startsWith('(?<'));
+  const list = WORD_LISTS.get(kept[firstIndex] ?? '');
+  return new Rule(source, list ? anchorsOf(list) : null, negatable, requiredLists(kept, firstIndex));
+}
+
+/** A part that starts with a quantifier makes the part before it optional. */
+const QUANTIFIED = /^[?*+{]/;
+
+/**
+ * The anchors of the word lists after the first part (see `Rule.requires`). Only a list that is a
+ * part of its own counts: a part is matched in full, one after the other, unless the source has
+ * an alternative at its top level or the next part quantifies it. A list counted here that the
+ * match can do without would make the screen skip a rule that matches.
+ */
+function requiredLists(parts: readonly string[], firstIndex: number): Anchors[] {
+  if (firstIndex < 0 || hasTopLevelAlternative(parts.join(''))) return [];
+  const required: Anchors[] = [];
+  for (let i = firstIndex + 1; i < parts.length; i++) {
+    const list = WORD_LISTS.get(parts[i]!);
+    if (list === undefined || QUANTIFIED.test(parts[i + 1] ?? '')) continue;
+    const anchors = anchorsOf(list);
+    if (anchors) required.push(anchors);
+  }
+  return required;
+}
+
+/** Whether `source` has a `|` outside every group and class, which makes each side optional. */
+function hasTopLevelAlternative(source: string): boolean {
+  let depth = 0;
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const char = source[i];
+    if (char === '\\') i++;
+    else if (inClass) inClass = char !== ']';
+    else if (char === '[') inClass = true;
+    else if (char === '(') depth++;
+    else if (char === ')') depth--;
+    else if (char === '|' && depth === 0) return true;
+  }
+  return false;
 }
 
 /**
@@ -183,7 +229,7 @@ export function needing(needs: RegExp, rule: Rule): Rule {
 
 /** A rule with no anchors, tried on every text (the marker rules, short and cheap). */
 export function always(regex: RegExp): Rule {
-  return new Rule(regex, null, false);
+  return new Rule(regex, null, false, []);
 }
 
 let wordTable: Uint8Array | undefined;

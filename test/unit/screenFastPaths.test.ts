@@ -9,7 +9,7 @@ import { screen, screenTryingEveryRule } from '../../electron/rules/screen.js';
 import { isUtf8, mayHoldBlock } from '../../electron/rules/screenDecode.js';
 import { buildIndex, SCRIPTS, type Candidates } from '../../electron/rules/screenIndex.js';
 import { screenForms } from '../../electron/rules/screenNormalise.js';
-import { WORD, wordUnits, type Rule } from '../../electron/rules/screenPatterns.js';
+import { anyOf, gap, phrase, SEP, WORD, wordUnits, type Anchors, type Rule } from '../../electron/rules/screenPatterns.js';
 import { PHRASE_FAMILIES } from '../../electron/rules/screenPhrases.js';
 import { seededRandom } from '../../electron/rules/seededRandom.js';
 import { readCorpus } from '../support/screenCorpus.js';
@@ -76,13 +76,27 @@ function randomTexts(count: number, seed: number): string[] {
 
 const texts = randomTexts(RANDOM_TEXTS, 20261201);
 
-/** The word index as it was first written: words by regex, each rule's anchors checked one by one. */
+type FormWords = Array<{ word: string; at: number }>;
+
+function wordsOf(form: string): FormWords {
+  return [...form.matchAll(new RegExp(WORD, 'g'))].map((match) => ({ word: match[0], at: match.index }));
+}
+
+/** Where the words of `anchors` stand among `words`: each word itself, a word and the next, or a word's start. */
+function anchorPositions(anchors: Anchors, words: FormWords): number[] {
+  return words
+    .filter(({ word }, k) => anchors.words.includes(word) || anchors.words.includes(`${word} ${words[k + 1]?.word}`) || anchors.prefixes.some((prefix) => word.startsWith(prefix)))
+    .map(({ at }) => at);
+}
+
+/** The word index as first written, each rule's anchors checked against each word, and each list it requires. */
 function simpleCandidates(rules: readonly Rule[], written: ReadonlyArray<readonly RegExp[]>, form: string): Candidates {
-  const words = [...form.matchAll(new RegExp(WORD, 'g'))].map((match) => ({ word: match[0], at: match.index }));
+  const words = wordsOf(form);
   const scripts = /[\u0080-\uffff]/.test(form) ? SCRIPTS.filter((script) => script.test(form)) : [];
   const ids: number[] = [];
   const at: Array<number[] | null> = [];
   rules.forEach((rule, id) => {
+    if (!rule.requires.every((list) => anchorPositions(list, words).length > 0)) return;
     if (rule.anchors === null) {
       if (written[id]!.length === 0 || written[id]!.some((script) => scripts.includes(script))) {
         ids.push(id);
@@ -90,10 +104,7 @@ function simpleCandidates(rules: readonly Rule[], written: ReadonlyArray<readonl
       }
       return;
     }
-    const { words: anchorWords, prefixes } = rule.anchors;
-    const positions = words
-      .filter(({ word }, k) => anchorWords.includes(word) || anchorWords.includes(`${word} ${words[k + 1]?.word}`) || prefixes.some((prefix) => word.startsWith(prefix)))
-      .map((word) => word.at);
+    const positions = anchorPositions(rule.anchors, words);
     if (positions.length > 0) {
       ids.push(id);
       at.push(positions);
@@ -124,6 +135,38 @@ describe('the screen: its fast paths say what their simple forms say', () => {
         expect(index.candidates(form), form).toEqual(simpleCandidates(rules, written, form));
       }
     }
+  });
+
+  it('a rule matches only a form that holds its anchors and every word list it requires', () => {
+    const rules = PHRASE_FAMILIES.flatMap((family) => [...family.latin, ...family.script]);
+    const broken: string[] = [];
+    let matched = 0;
+    for (const text of [...corpus, ...texts]) {
+      const { plain, skeleton } = screenForms(text);
+      for (const form of skeleton === null ? [plain] : [plain, skeleton]) {
+        const words = wordsOf(form);
+        for (const rule of rules) {
+          const match = rule.regex.exec(form);
+          if (match === null) continue;
+          matched++;
+          const anchored = rule.anchors === null || anchorPositions(rule.anchors, words).includes(match.index);
+          if (!anchored || !rule.requires.every((list) => anchorPositions(list, words).length > 0)) broken.push(`${rule.text.slice(0, 60)} on ${form}`);
+        }
+      }
+    }
+    expect(matched).toBeGreaterThan(corpus.length / 2);
+    expect(broken).toEqual([]);
+  });
+
+  it('a rule requires the word lists its match holds after the first, and none it can do without', () => {
+    const reveal = anyOf('print', 'show\\p{L}*');
+    const prompt = anyOf('system prompt', 'instructions');
+    expect(phrase(reveal, gap(2), SEP, prompt).requires).toEqual([{ words: ['system prompt', 'instructions'], prefixes: [] }]);
+    // Quantified by the part after it, the list may be missing from a match.
+    expect(phrase(reveal, SEP, prompt, '?', SEP, anyOf('now')).requires).toEqual([{ words: ['now'], prefixes: [] }]);
+    // An alternative at the top level makes every part optional.
+    expect(phrase(reveal, SEP, prompt, '|', anyOf('now')).requires).toEqual([]);
+    expect(phrase(reveal, SEP, prompt, String.raw`[|(]`, SEP, anyOf('now')).requires).toHaveLength(2);
   });
 
   it('the word index changes no decision on seeded random texts', () => {
