@@ -8,7 +8,9 @@
  * so a text is split into words once and only the rules whose anchors it holds are run, and each
  * of those only at the words where its anchors stand (a sticky match at that position, instead of
  * a scan of the whole text). Rules without anchors are run on the whole text; the other scripts'
- * rules without anchors only when the text holds a letter of their script.
+ * rules without anchors only when the text holds a letter of their script. A rule is run at all
+ * only when the text also holds the word lists its match needs further on (`Rule.requires`),
+ * looked up in the same pass over the words.
  */
 import { wordUnits, type Anchors, type Rule } from './screenPatterns.js';
 
