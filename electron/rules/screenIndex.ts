@@ -63,9 +63,9 @@ class WordIndex implements RuleIndex {
   /** The ids of the rules without anchors in no script: tried on every form, ascending. */
   private readonly everyForm: number[] = [];
   /**
-   * By rule id, while one form is read: the positions its anchors matched so far. Kept between
-   * forms and cleared after each (through `touched`) instead of allocated per form: two arrays as
-   * long as the rule list for every form were most of what the index cost.
+   * By rule id (and required list id, see `ruleCount`), while one form is read: the positions its
+   * anchors matched so far. Kept between forms and cleared after each through `touched`: allocated
+   * and filled anew for every form, as long as the rule list, it was the index's largest cost.
    */
   private readonly scratch: Array<number[] | undefined>;
   /** The ids set in `scratch` for the form being read, in the order first marked. */
