@@ -65,7 +65,8 @@ class WordIndex implements RuleIndex {
   /**
    * By rule id (and required list id, see `ruleCount`), while one form is read: the positions its
    * anchors matched so far. Kept between forms and cleared after each through `touched`: allocated
-   * and filled anew for every form, as long as the rule list, it was the index's largest cost.
+   * and filled anew for every form, as long as the rule list, it was about a fifth of the index's
+   * cost (1.5 of 7.8 µs a form on the corpus).
    */
   private readonly scratch: Array<number[] | undefined>;
   /** The ids set in `scratch` for the form being read, in the order first marked. */
