@@ -17,7 +17,7 @@
  * refused agent can always say the same fact in words that do not address the model. They are
  * measured on the labelled corpus in test/fixtures/screen/.
  */
-import { decodedBlocks, reversed, rot13 } from './screenDecode.js';
+import { decodedBlocks, hasBase64Run, reversed, rot13 } from './screenDecode.js';
 import { screenForms } from './screenNormalise.js';
 import { buildIndex, type Candidates, type RuleIndex } from './screenIndex.js';
 import { negatedBefore, type Rule } from './screenPatterns.js';
@@ -105,14 +105,11 @@ function scanned(rule: Rule, form: string): boolean {
   return match !== null && !negatedBefore(form, match.index);
 }
 
-function tried(rule: Rule, form: string, candidates: Candidates): boolean {
-  const id = rule.id;
-  const whole = candidates.whole[id] === 1;
-  const positions = candidates.at[id];
-  if (!whole && positions === undefined) return false;
+/** Whether `rule` matches `form`: on the whole form (`positions` null) or at the positions of its anchors. */
+function tried(rule: Rule, form: string, positions: readonly number[] | null): boolean {
   if (rule.needs !== undefined && !rule.needs.test(form)) return false;
-  if (whole) return scanned(rule, form);
-  for (const position of positions ?? []) {
+  if (positions === null) return scanned(rule, form);
+  for (const position of positions) {
     rule.sticky.lastIndex = position;
     if (rule.sticky.test(form) && !(rule.negatable && negatedBefore(form, position))) return true;
   }
@@ -128,7 +125,7 @@ function matches(rules: readonly Rule[], form: string, candidates: Candidates): 
   if (everyRule) return rules.some((rule) => scanned(rule, form));
   const first = rules[0]!.id;
   const last = rules[rules.length - 1]!.id;
-  const { ids } = candidates;
+  const { ids, at } = candidates;
   let low = 0;
   let high = ids.length;
   while (low < high) {
@@ -137,7 +134,7 @@ function matches(rules: readonly Rule[], form: string, candidates: Candidates): 
     else high = middle;
   }
   for (let i = low; i < ids.length && ids[i]! <= last; i++) {
-    if (tried(RULES[ids[i]!]!, form, candidates)) return true;
+    if (tried(RULES[ids[i]!]!, form, at[i] as number[] | null)) return true;
   }
   return false;
 }
@@ -186,9 +183,6 @@ const HIDDEN_READINGS: ReadonlyArray<{ name: string; read: (text: string) => str
   { name: 'reversed', read: reversed, hint: hintFor(reversed) },
 ];
 
-/** A run that could be a base64 block; rot13 and reversing keep it one, so readings need it too. */
-const BLOCK_SHAPE = /[A-Za-z0-9+/_-]{16}/;
-
 /**
  * How deep readings are nested: "base64 twice", "rot13, then base64" and "base64, then rot13"
  * need two; each level decodes at most a few bounded blocks (screenDecode.ts).
@@ -217,7 +211,7 @@ function hiddenHit(text: string, depth: number, path: string[]): HiddenHit | nul
     }
   }
   const lower = text.toLowerCase();
-  const blockShaped = depth < MAX_READING_DEPTH && BLOCK_SHAPE.test(text);
+  const blockShaped = depth < MAX_READING_DEPTH && hasBase64Run(text);
   for (const { name, read, hint } of HIDDEN_READINGS) {
     const hinted = hint.test(lower);
     if (!hinted && !blockShaped) continue;
@@ -247,9 +241,14 @@ export function screen(text: string, maxText: number): ScreenResult {
   const trimmed = text.trim();
   if (trimmed.length === 0) return refused('empty', 'the text is empty');
 
-  const length = [...trimmed].length;
-  if (length > maxText) {
-    return refused('too_long', `the text is ${length} characters long, more than the ${maxText} allowed`);
+  // A text has at most as many code points as UTF-16 units, so only one longer in units than
+  // `maxText` is counted: counting spreads the text into an array of its characters, which every
+  // proposal paid for before.
+  if (trimmed.length > maxText) {
+    const length = [...trimmed].length;
+    if (length > maxText) {
+      return refused('too_long', `the text is ${length} characters long, more than the ${maxText} allowed`);
+    }
   }
 
   const control = CONTROL.exec(trimmed);

@@ -139,10 +139,11 @@ export interface ScreenForms {
  */
 export function screenForms(text: string): ScreenForms {
   // NFKC leaves ASCII as it is; most learnings are ASCII, and the check is cheaper than normalize.
-  const compatible = NON_ASCII.test(text) ? text.normalize('NFKC') : text;
+  const ascii = !NON_ASCII.test(text);
+  const compatible = ascii ? text : text.normalize('NFKC');
   const plain = compatible.toLowerCase();
   let skeleton = plain;
-  if (compatible !== text || NON_ASCII.test(compatible)) {
+  if (!ascii && (compatible !== text || NON_ASCII.test(compatible))) {
     const table = skeletonTable();
     let folded = '';
     for (const char of stripMarks(compatible)) folded += table.get(char) ?? char;

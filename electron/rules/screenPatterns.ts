@@ -17,6 +17,15 @@
  */
 const LETTER_RANGES = 'a-zA-Z\\u00c0-\\u1fff\\u2c00-\\u2dff\\u3040-\\ud7ff\\uf900-\\ufdff\\ufe70-\\ufefe';
 const DIGIT_RANGES = '0-9';
+/**
+ * The same letter and digit classes as spans of UTF-16 code units (the patterns have no `u` flag,
+ * so they read code units too), for code that splits a text into words without a regex
+ * (`wordUnits`). Kept beside the ranges above: a span that differs from them makes the word index
+ * (screenIndex.ts) look up other words than the rules match, and it then skips rules that match.
+ */
+const WORD_SPANS: ReadonlyArray<readonly [number, number]> = [
+  [0x30, 0x39], [0x41, 0x5a], [0x61, 0x7a], [0xc0, 0x1fff], [0x2c00, 0x2dff], [0x3040, 0xd7ff], [0xf900, 0xfdff], [0xfe70, 0xfefe],
+];
 export const WORD = `[${LETTER_RANGES}${DIGIT_RANGES}]+`;
 export const SEP = `[^${LETTER_RANGES}${DIGIT_RANGES}]+`;
 const START = `(?<![${LETTER_RANGES}${DIGIT_RANGES}])`;
@@ -90,6 +99,14 @@ export class Rule {
     private readonly source: string | RegExp,
     readonly anchors: Anchors | null,
     readonly negatable: boolean,
+    /**
+     * Word lists the match holds after the one it starts with, each of which the text must
+     * therefore hold somewhere (a word of the list, or a word starting with one of its prefixes).
+     * A rule whose anchors stand in a text is tried only when every one of these does too: the
+     * verbs that start the disclosure and prompt rules ("print", "show", "include", "list") are
+     * everyday words, while the nouns after them ("system prompt", "instructions") are not.
+     */
+    readonly requires: readonly Anchors[],
     readonly needs?: RegExp,
   ) {}
 
@@ -110,7 +127,7 @@ export class Rule {
   }
 
   withNeeds(needs: RegExp): Rule {
-    return new Rule(this.source, this.anchors, this.negatable, needs);
+    return new Rule(this.source, this.anchors, this.negatable, this.requires, needs);
   }
 }
 
@@ -149,9 +166,47 @@ export function phrase(...parts: string[]): Rule {
     .replaceAll(String.raw`\p{L}`, `[${LETTER_RANGES}]`)
     .replaceAll(String.raw`\p{N}`, `[${DIGIT_RANGES}]`);
   // Lookbehinds consume nothing, so the match starts with the first part after them.
-  const first = parts.find((part) => part !== NOT_NEGATED && (WORD_LISTS.has(part) || !part.startsWith('(?<'))) ?? '';
-  const list = WORD_LISTS.get(first);
-  return new Rule(source, list ? anchorsOf(list) : null, negatable);
+  const kept = parts.filter((part) => part !== NOT_NEGATED);
+  const firstIndex = kept.findIndex((part) => WORD_LISTS.has(part) || !part.startsWith('(?<'));
+  const list = WORD_LISTS.get(kept[firstIndex] ?? '');
+  return new Rule(source, list ? anchorsOf(list) : null, negatable, requiredLists(kept, firstIndex));
+}
+
+/** A part that starts with a quantifier makes the part before it optional. */
+const QUANTIFIED = /^[?*+{]/;
+
+/**
+ * The anchors of the word lists after the first part (see `Rule.requires`). Only a list that is a
+ * part of its own counts: a part is matched in full, one after the other, unless the source has
+ * an alternative at its top level or the next part quantifies it. A list counted here that the
+ * match can do without would make the screen skip a rule that matches.
+ */
+function requiredLists(parts: readonly string[], firstIndex: number): Anchors[] {
+  if (firstIndex < 0 || hasTopLevelAlternative(parts.join(''))) return [];
+  const required: Anchors[] = [];
+  for (let i = firstIndex + 1; i < parts.length; i++) {
+    const list = WORD_LISTS.get(parts[i]!);
+    if (list === undefined || QUANTIFIED.test(parts[i + 1] ?? '')) continue;
+    const anchors = anchorsOf(list);
+    if (anchors) required.push(anchors);
+  }
+  return required;
+}
+
+/** Whether `source` has a `|` outside every group and class, which makes each side optional. */
+function hasTopLevelAlternative(source: string): boolean {
+  let depth = 0;
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const char = source[i];
+    if (char === '\\') i++;
+    else if (inClass) inClass = char !== ']';
+    else if (char === '[') inClass = true;
+    else if (char === '(') depth++;
+    else if (char === ')') depth--;
+    else if (char === '|' && depth === 0) return true;
+  }
+  return false;
 }
 
 /**
@@ -174,11 +229,23 @@ export function needing(needs: RegExp, rule: Rule): Rule {
 
 /** A rule with no anchors, tried on every text (the marker rules, short and cheap). */
 export function always(regex: RegExp): Rule {
-  return new Rule(regex, null, false);
+  return new Rule(regex, null, false, []);
 }
 
-/** The words of a form, which the anchors are looked up by (the same letter class as WORD). */
-export const WORD_PATTERN = new RegExp(WORD, 'g');
+let wordTable: Uint8Array | undefined;
+
+/**
+ * By UTF-16 code unit: 1 where it is a letter or digit of WORD, which is how the word index
+ * (screenIndex.ts) splits a form into the words its anchors are looked up by. A table rather than
+ * a global regex: `exec` allocates a match array for every word of every form. Built on first use.
+ */
+export function wordUnits(): Uint8Array {
+  if (wordTable === undefined) {
+    wordTable = new Uint8Array(0x10000);
+    for (const [from, to] of WORD_SPANS) wordTable.fill(1, from, to + 1);
+  }
+  return wordTable;
+}
 
 /**
  * A part that makes a rule not count where a negation stands just before its match: "never paste
