@@ -19,7 +19,7 @@
  * thread costs more than a few dozen proposals.
  */
 import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
-import { screen, type ScreenResult } from '../rules/screen.js';
+import { passedText, screen, type ScreenResult } from '../rules/screen.js';
 import { workerEntry } from './workerEntry.js';
 
 /** Fewer proposals than this in a batch are screened in place. */
@@ -28,25 +28,34 @@ export const MIN_PROPOSALS_AHEAD = 64;
 /** How long ingest waits for the helper's answer to a text the helper has claimed, before screening it itself. */
 const HELPER_PATIENCE_MS = 1_000;
 
-/** The state of one text in a job's shared array. The array's last slot counts answers posted. */
+/**
+ * The state of one text in a job's shared array. The array's last slot counts answers given by
+ * the helper. A text the helper lets through is answered in the array alone (`PASSED_BY_HELPER`:
+ * the answer's text is `passedText` of the text ingest holds); only a refusal, with its rule and
+ * reason, comes as a message. Posted one message per answer, the answers cost ingest's thread
+ * more to take in (a message read and its object copied for every proposal) than the screen
+ * left it to do.
+ */
 export const UNCLAIMED = 0;
 export const CLAIMED_BY_INGEST = 1;
 export const CLAIMED_BY_HELPER = 2;
+export const PASSED_BY_HELPER = 3;
+export const REFUSED_BY_HELPER = 4;
 
 /** What the helper thread is sent: one batch's texts. */
 export interface ScreenJob {
   job: number;
   texts: readonly string[];
   maxText: number;
-  /** Int32Array over it: a claim per text, then the count of answers posted. */
+  /** Int32Array over it: the state of each text, then the count of answers given. */
   claims: SharedArrayBuffer;
 }
 
-/** What the helper answers, one text at a time, on the port it was started with. */
+/** A refusal the helper posts, on the port it was started with, before it marks the text refused. */
 export interface ScreenAnswer {
   job: number;
   index: number;
-  result: ScreenResult;
+  result: ScreenResult & { ok: false };
 }
 
 export interface ScreenStart {
@@ -56,7 +65,7 @@ export interface ScreenStart {
 /** One batch's texts being screened: `result(i)` is `screen(texts[i], maxText)`, from whichever thread did it. */
 export interface ScreenedBatch {
   result(index: number): ScreenResult;
-  /** How many answers the helper thread has posted so far. */
+  /** How many answers the helper thread has given so far. */
   posted(): number;
   /** How many of the answers given so far came from the helper thread. */
   byHelper(): number;
@@ -74,34 +83,31 @@ export class ScreenAhead {
     const job = ++this.jobs;
     const claims = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * (texts.length + 1));
     const shared = new Int32Array(claims);
-    const results: Array<ScreenResult | undefined> = [];
+    const refusals = new Map<number, ScreenResult>();
     let helped = 0;
-    const drain = (): void => {
-      for (let got = this.receive(); got !== undefined; got = this.receive()) {
-        if (got.job === job) results[got.index] = got.result;
-      }
+    const byHelper = (result: ScreenResult): ScreenResult => {
+      helped++;
+      return result;
     };
     this.worker!.postMessage({ job, texts, maxText, claims } satisfies ScreenJob);
     return {
       posted: () => Atomics.load(shared, texts.length),
       byHelper: () => helped,
       result: (index) => {
-        if (Atomics.compareExchange(shared, index, UNCLAIMED, CLAIMED_BY_INGEST) !== CLAIMED_BY_HELPER) {
-          return screen(texts[index]!, maxText);
-        }
-        // The helper claimed it: its answer is posted, or about to be.
         const giveUpAt = Date.now() + HELPER_PATIENCE_MS;
-        for (;;) {
-          const posted = Atomics.load(shared, texts.length);
-          drain();
-          const answer = results[index];
-          if (answer !== undefined) {
-            helped++;
-            return answer;
+        for (let state = Atomics.compareExchange(shared, index, UNCLAIMED, CLAIMED_BY_INGEST); ; state = Atomics.load(shared, index)) {
+          if (state === UNCLAIMED) return screen(texts[index]!, maxText);
+          if (state === PASSED_BY_HELPER) return byHelper({ ok: true, text: passedText(texts[index]!) });
+          if (state === REFUSED_BY_HELPER) {
+            // Posted before the text was marked, so it is on the port by now.
+            for (let got = this.receive(); got !== undefined; got = this.receive()) if (got.job === job) refusals.set(got.index, got.result);
+            const refusal = refusals.get(index);
+            if (refusal !== undefined) return byHelper(refusal);
           }
           const left = giveUpAt - Date.now();
           if (left <= 0 || this.failed) return screen(texts[index]!, maxText);
-          Atomics.wait(shared, texts.length, posted, left);
+          // The helper is screening it: wait for it to mark the text (or give up, see above).
+          if (state === CLAIMED_BY_HELPER) Atomics.wait(shared, index, CLAIMED_BY_HELPER, left);
         }
       },
     };

@@ -231,6 +231,15 @@ function hiddenHit(text: string, depth: number, path: string[]): HiddenHit | nul
 }
 
 /**
+ * What the screen gives back of a text it lets through: the text without the blanks around it.
+ * A helper that screened a text elsewhere (screenAhead.ts) reports only that it passed, and this
+ * makes the answer's text from the text it was given.
+ */
+export function passedText(text: string): string {
+  return text.trim();
+}
+
+/**
  * Screens a proposed learning. Returns its trimmed text when it passes, or the first rule it
  * breaks, with a reason a person can read.
  *
@@ -238,7 +247,7 @@ function hiddenHit(text: string, depth: number, path: string[]): HiddenHit | nul
  * characters as one in ASCII.
  */
 export function screen(text: string, maxText: number): ScreenResult {
-  const trimmed = text.trim();
+  const trimmed = passedText(text);
   if (trimmed.length === 0) return refused('empty', 'the text is empty');
 
   // A text has at most as many code points as UTF-16 units, so only one longer in units than

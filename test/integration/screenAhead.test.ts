@@ -4,8 +4,8 @@ import { MIN_PROPOSALS_AHEAD, ScreenAhead } from '../../electron/node/screenAhea
 import { readCorpus } from '../support/screenCorpus.js';
 
 const MAX_TEXT = 4000;
-/** Every corpus line (attempts and ordinary ones), and a few the length limit refuses. */
-const TEXTS = [...readCorpus().map((line) => line.text), 'x'.repeat(MAX_TEXT + 1), '   ', 'plain text of a learning'];
+/** Every corpus line (attempts and ordinary ones), a few the length limit refuses, and one the screen passes without its blanks. */
+const TEXTS = [...readCorpus().map((line) => line.text), 'x'.repeat(MAX_TEXT + 1), '   ', 'plain text of a learning', '  \tblanks around a learning are not part of it  '];
 
 /** Blocks this thread, as a long ingest batch does, so the helper can get ahead. */
 function busyFor(ms: number): void {
