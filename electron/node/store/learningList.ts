@@ -328,7 +328,7 @@ const WARM_PAGE_ROWS = 100;
 
 /**
  * Runs the list's passes once over the new list for every sort, both directions, without a
- * filter and with one of every kind (agent, states, impacts), a step a sort (yielding between).
+ * filter and with one of every kind (agent, states, impacts), a step a pass (yielding between).
  *
  * Why. A pass is one loop over every learning, about 3 ms at 100,000 once V8 has compiled it
  * for what it meets; before that, and each time it meets a sort column or a filter it had not
@@ -342,8 +342,12 @@ function* warmPasses(db: Db, list: List): Generator<void, void> {
   if (some === undefined) return;
   const filters: LearningFilter[] = [{}, { agent: some, states: ['provisional', 'lapsed'], impacts: ['low', 'high'] }];
   for (const sort of LEARNING_SORTS) {
-    for (const dir of ['asc', 'desc'] as const) for (const filter of filters) pageOf(db, list, { filter, sort, dir, offset: 0, limit: WARM_PAGE_ROWS });
-    yield;
+    for (const dir of ['asc', 'desc'] as const) {
+      for (const filter of filters) {
+        pageOf(db, list, { filter, sort, dir, offset: 0, limit: WARM_PAGE_ROWS });
+        yield;
+      }
+    }
   }
 }
 
