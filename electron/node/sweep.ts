@@ -31,6 +31,7 @@ import { factoryPaths, namesIn, noteSweptEventFiles } from './factory.js';
 import type { Db } from './store/db.js';
 import { stmt } from './store/statements.js';
 import { trimDeletions } from './store/deletions.js';
+import { withHandedCheckpoint } from './store/handedCheckpoint.js';
 
 
 interface LapsedRow {
@@ -86,9 +87,8 @@ function eventFileCandidates(db: Db, factory: string, horizon: string): EventFil
  * id, chain and request id are spread over all of those indexes), so that copy took 75–90 ms of a
  * 200 ms sweep, measured on a copy of the benchmark's ledger. Given `later`, the sweep holds the
  * automatic checkpoint off while it commits and hands the checkpoint to `later`, to run once the
- * report is out, as a person's decision does (answerDecision.ts); without it, the sweep's commit
- * checkpoints as any commit does. Nothing is less safe for it: a commit in WAL mode is complete
- * before any checkpoint, and one that never ran is run by the next commit of any connection.
+ * report is out, as a person's decision does (store/handedCheckpoint.ts); without it (the CLI),
+ * the sweep's commit checkpoints as any commit does.
  */
 export function sweep(
   db: Db,
@@ -98,16 +98,7 @@ export function sweep(
   later?: (checkpoint: () => void) => void,
 ): SweepReport {
   if (later === undefined) return sweepNow(db, factory, settings, now);
-  const pages = db.pragma('wal_autocheckpoint', { simple: true }) as number;
-  db.pragma('wal_autocheckpoint = 0');
-  try {
-    return sweepNow(db, factory, settings, now);
-  } finally {
-    db.pragma(`wal_autocheckpoint = ${pages}`);
-    later(() => {
-      if (db.open) db.pragma('wal_checkpoint(PASSIVE)');
-    });
-  }
+  return withHandedCheckpoint(db, later, () => sweepNow(db, factory, settings, now));
 }
 
 function sweepNow(db: Db, factory: string, settings: Settings, now: Date): SweepReport {

@@ -73,10 +73,11 @@ const FIRST_SLOTS = 256;
  * Why typed arrays, every sort column the same kind. The pass over every learning and the page's
  * comparisons read these columns 100,000 times an answer. As JavaScript arrays they had two
  * element kinds (the times do not fit a small integer, the others do), so the comparison V8
- * compiled for one sort was thrown away at the next, and the pass read a boolean array through
- * its boxed values: about 1.3 ms of CPU a pass, with more for the collector to walk at every
- * full collection. As one Float64Array per sort column (exact for times in ms and for rowids)
- * the comparison reads one kind whatever the sort, and the pass reads raw numbers.
+ * compiled for one sort met a column of the other kind at the next and was thrown away (`wrong
+ * map` in V8's deoptimisation trace), and `alive` was an array of boxed booleans for the collector
+ * to walk. As one Float64Array per sort column (exact for times in ms and for rowids) the
+ * comparison reads one kind whatever the sort. A warm answer costs about what it did (within the
+ * noise of a loaded machine); what it removes is recompiling between sorts.
  */
 class Columns {
   rowid: Float64Array;
@@ -332,8 +333,9 @@ const WARM_PAGE_ROWS = 100;
  *
  * Why. A pass is one loop over every learning, about 3 ms at 100,000 once V8 has compiled it
  * for what it meets; before that, and each time it meets a sort column or a filter it had not
- * seen, it runs unoptimised while it is compiled: 10 to 20 ms for each of the first pages of each
- * kind the operator asked for, the worst p99 of the query benchmark (the first of its 20 rounds).
+ * seen, it runs unoptimised while it is compiled. So the first pages of each kind the operator
+ * asked for were the slowest of all: 18–40 ms the worst of them, against 3–8 ms the worst of the
+ * second round, on a copy of the query benchmark's ledger (its worst p99 was its first round).
  * Run here, where the list is read anyway (in steps at a host's open, see {@link warmList}), those
  * compilations happen before the first click. Nothing is kept: a pass only reads the list.
  */
