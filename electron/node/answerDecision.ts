@@ -13,25 +13,18 @@
  * checkpoint is held off while the decision, the journal and the export commit, and `later` is
  * handed the checkpoint to run once the answer is out (the hosts hand it to the ingest worker,
  * which runs it on its own connection between batches, or run it on the next turn of the event
- * loop when no worker runs: desk.ts). Nothing is less safe for it: a commit in WAL mode is complete before any
- * checkpoint, and a checkpoint that never ran is run by the next connection that commits.
+ * loop when no worker runs: desk.ts; store/handedCheckpoint.ts says why that is safe).
  */
 import type { Db } from './store/db.js';
 import { exportPending } from './exporter.js';
 import { flushJournal } from './journal.js';
+import { withHandedCheckpoint } from './store/handedCheckpoint.js';
 
 export function answerDecision<T>(db: Db, factory: string, maxPerRun: number, decide: () => T, later: (checkpoint: () => void) => void): T {
-  const pages = db.pragma('wal_autocheckpoint', { simple: true }) as number;
-  db.pragma('wal_autocheckpoint = 0');
-  try {
+  return withHandedCheckpoint(db, later, () => {
     const result = decide();
     flushJournal(db, factory);
     exportPending(db, factory, maxPerRun);
     return result;
-  } finally {
-    db.pragma(`wal_autocheckpoint = ${pages}`);
-    later(() => {
-      if (db.open) db.pragma('wal_checkpoint(PASSIVE)');
-    });
-  }
+  });
 }

@@ -18,8 +18,23 @@ const tell = (message: FromWorker): void => port.postMessage(message);
 let settings: Settings = start.settings;
 const db = openDb(ledgerPath(start.factory), start.nativeBinding ? { nativeBinding: start.nativeBinding } : {});
 
+/**
+ * Runs a checkpoint handed over (a decision's, a sweep's) as SQLite's own automatic checkpoint
+ * fails, quietly: what it would copy stays in the log, safe, and the next checkpoint copies it;
+ * damage it meets is met again by the next batch.
+ */
+function quietCheckpoint(checkpoint: () => void): void {
+  try {
+    checkpoint();
+  } catch {
+    // nothing lost: see above
+  }
+}
+
 const sweeps = new SweepScheduler({
-  sweep: () => sweep(db, start.factory, settings),
+  // The sweep's checkpoint runs on the next turn of the event loop, once its report is told
+  // (sweep.ts): the status bar hears what a sweep deleted without waiting for that copy.
+  sweep: () => sweep(db, start.factory, settings, new Date(), (checkpoint) => setImmediate(quietCheckpoint, checkpoint)),
   onSweep: (report) => tell({ type: 'sweep', report }),
   onError: (error) => tell({ type: 'sweep-failed', message: error instanceof Error ? error.message : String(error) }),
   ...(start.sweepMinGapMs !== null ? { minGapMs: start.sweepMinGapMs } : {}),
@@ -46,13 +61,7 @@ port.on('message', (message: ToWorker) => {
       watcher.request();
       break;
     case 'checkpoint':
-      // As SQLite's own automatic checkpoint fails, quietly: what it would copy stays in the log,
-      // safe, and the next checkpoint copies it; damage it meets is met again by the next batch.
-      try {
-        db.pragma('wal_checkpoint(PASSIVE)');
-      } catch {
-        // nothing lost: see above
-      }
+      quietCheckpoint(() => db.pragma('wal_checkpoint(PASSIVE)'));
       break;
     case 'idle':
       void watcher.idle().then(() => tell({ type: 'idle', id: message.id }));

@@ -31,7 +31,18 @@ import { factoryPaths, namesIn, noteSweptEventFiles } from './factory.js';
 import type { Db } from './store/db.js';
 import { stmt } from './store/statements.js';
 import { trimDeletions } from './store/deletions.js';
+import { withHandedCheckpoint } from './store/handedCheckpoint.js';
 
+
+interface LapsedRow {
+  rowid: number;
+  lapsed_at: string | null;
+  last_at: string;
+}
+
+/** The lapsed learnings whose clock (lapse, else last proposal) is at or before the cutoff: a range of the partial index `learnings_lapsed_clock`. */
+export const LAPSED_CANDIDATES = `SELECT rowid, lapsed_at, last_at FROM learnings
+  WHERE state = 'lapsed' AND coalesce(lapsed_at, last_at) <= ?`;
 
 interface EventFileCandidate {
   /** The file's name, which is also the key of its row in `event_files`. */
@@ -66,8 +77,31 @@ function eventFileCandidates(db: Db, factory: string, horizon: string): EventFil
   return candidates;
 }
 
-/** Runs one sweep at `now` under `settings` and returns (and records) what it deleted. */
-export function sweep(db: Db, factory: string, settings: Settings, now: Date = new Date()): SweepReport {
+/**
+ * Runs one sweep at `now` under `settings` and returns (and records) what it deleted.
+ *
+ * Why `later`. SQLite copies the write-ahead log into the ledger file (a checkpoint, with its
+ * syncs) at the end of the first commit that leaves more than `wal_autocheckpoint` pages (1,000)
+ * in the log. One expired day of a 30-day ledger writes some 3,500 pages (the day's rows of
+ * runs, help requests and the proposal log sit together, but their entries in the indexes by run
+ * id, chain and request id are spread over all of those indexes), so that copy took 75–90 ms of a
+ * 200 ms sweep, measured on a copy of the benchmark's ledger. Given `later`, the sweep holds the
+ * automatic checkpoint off while it commits and hands the checkpoint to `later`, to run once the
+ * report is out, as a person's decision does (store/handedCheckpoint.ts); without it (the CLI),
+ * the sweep's commit checkpoints as any commit does.
+ */
+export function sweep(
+  db: Db,
+  factory: string,
+  settings: Settings,
+  now: Date = new Date(),
+  later?: (checkpoint: () => void) => void,
+): SweepReport {
+  if (later === undefined) return sweepNow(db, factory, settings, now);
+  return withHandedCheckpoint(db, later, () => sweepNow(db, factory, settings, now));
+}
+
+function sweepNow(db: Db, factory: string, settings: Settings, now: Date): SweepReport {
   const horizon = retentionHorizon(now, settings);
 
   const deleteHelp = stmt(db, 'DELETE FROM help_requests WHERE day < ?');
@@ -79,13 +113,16 @@ export function sweep(db: Db, factory: string, settings: Settings, now: Date = n
   const deleteRefused = stmt(db, 'DELETE FROM refused_lines WHERE day < ?');
   // Only the lapsed learnings whose clock is past the cutoff, through the partial index on that
   // clock: a sweep with nothing to delete reads nothing. Ledger times are canonical ISO strings,
-  // so comparing them as text compares the instants.
+  // so comparing them as text compares the instants. Two statements, not one with
+  // `@cutoff IS NULL OR ...`: SQLite plans a statement once for every value of its parameters, so
+  // that form read the whole index, every lapsed learning (about 7 ms at 56,000 of them, in
+  // every sweep, also one with nothing to delete); without a cutoff every lapsed learning is a
+  // candidate anyway (LAPSED_CANDIDATES is tested by its query plan).
   const cutoff = lapsedCutoff(now, settings);
-  const lapsedRows = stmt<[{ cutoff: string | null }], { rowid: number; lapsed_at: string | null; last_at: string }>(
-    db,
-    `SELECT rowid, lapsed_at, last_at FROM learnings
-     WHERE state = 'lapsed' AND (@cutoff IS NULL OR coalesce(lapsed_at, last_at) <= @cutoff)`,
-  );
+  const lapsedRows = (): LapsedRow[] =>
+    cutoff === null
+      ? stmt<[], LapsedRow>(db, `SELECT rowid, lapsed_at, last_at FROM learnings WHERE state = 'lapsed'`).all()
+      : stmt<[string], LapsedRow>(db, LAPSED_CANDIDATES).all(cutoff.toISOString());
   const deleteLearnings = stmt(db, "DELETE FROM learnings WHERE rowid IN (SELECT value FROM json_each(?)) AND state = 'lapsed'");
   // A chain is only its links: once its runs and the requests that name it are gone, nothing
   // refers to it and it would otherwise stay forever. One made by a reply today has no run yet,
@@ -113,9 +150,7 @@ export function sweep(db: Db, factory: string, settings: Settings, now: Date = n
 
       // The rule decides each candidate; the deletions then go in one statement, not one a learning.
       // Each learning's delete trigger takes its history along (schema migration 8).
-      const expired = lapsedRows
-        .all({ cutoff: cutoff?.toISOString() ?? null })
-        .filter((row) => isLapsedExpired({ state: 'lapsed', lapsed_at: row.lapsed_at, last_at: row.last_at }, now, settings));
+      const expired = lapsedRows().filter((row) => isLapsedExpired({ state: 'lapsed', lapsed_at: row.lapsed_at, last_at: row.last_at }, now, settings));
       const lapsed_learnings = deleteLearnings.run(JSON.stringify(expired.map((row) => row.rowid))).changes;
 
       const files = eventFileCandidates(db, factory, horizon);

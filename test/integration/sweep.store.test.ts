@@ -2,12 +2,13 @@
  * The sweep on a ledger filled by SQL, so each rule is checked on exactly the rows it is about.
  * (The same rules through ingested events and the CLI are in retention.cli.test.ts.)
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SETTINGS, type Settings } from '../../electron/rules/settings.js';
-import type { Db } from '../../electron/node/store/db.js';
-import { listSweeps, sweep } from '../../electron/node/sweep.js';
+import { ledgerPath, type Db } from '../../electron/node/store/db.js';
+import { LAPSED_CANDIDATES, listSweeps, sweep } from '../../electron/node/sweep.js';
 import { freshLedgerEachTest } from '../support/ledger.js';
 import { matchingLearnings } from '../../electron/node/store/matching.js';
 import { insertLearning } from '../../electron/node/store/learnings.js';
@@ -292,5 +293,56 @@ describe('the record of sweeps', () => {
     expect(() => sweep(db, factory, settings(), NOW)).toThrow(/boom/);
     expect(ids('help_requests')).toEqual(['h91']);
     expect(ids('learnings')).toEqual(['lrn_15']);
+  });
+});
+
+describe('a sweep stays cheap on a large ledger', () => {
+  it('reads the lapsed learnings past their cutoff through a range of the lapsed-clock index, never every lapsed learning', () => {
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${LAPSED_CANDIDATES}`).all(NOW.toISOString()) as { detail: string }[])
+      .map((row) => row.detail)
+      .join('\n');
+    expect(plan).toMatch(/SEARCH learnings USING INDEX learnings_lapsed_clock \(<expr><\?\)/);
+  });
+
+  /** Small, so that the sweep below leaves more pages than this in the log. */
+  const CHECKPOINT_PAGES = 5;
+  const ledgerFile = () => createHash('sha256').update(fs.readFileSync(ledgerPath(factory))).digest('hex');
+  function manyOldRecords(): void {
+    db.transaction(() => {
+      for (let i = 0; i < 300; i++) {
+        addHelp(`h${i}`, ago(91));
+        addProposal(ago(91));
+      }
+    })();
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.pragma(`wal_autocheckpoint = ${CHECKPOINT_PAGES}`);
+  }
+
+  it('given somewhere to hand its checkpoint, commits without copying the log into the ledger file; the checkpoint handed back copies it, and the automatic checkpoint is on again', () => {
+    manyOldRecords();
+    const before = ledgerFile();
+    let checkpoint: (() => void) | undefined;
+    const report = sweep(db, factory, settings(), NOW, (later) => (checkpoint = later));
+    expect([report.help_requests, report.proposals]).toEqual([300, 300]);
+    expect(ledgerFile()).toBe(before);
+    checkpoint!();
+    expect(ledgerFile()).not.toBe(before);
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(CHECKPOINT_PAGES);
+  });
+
+  it('without it, is copied into the ledger file by its own commit', () => {
+    manyOldRecords();
+    const before = ledgerFile();
+    expect(sweep(db, factory, settings(), NOW).help_requests).toBe(300);
+    expect(ledgerFile()).not.toBe(before);
+  });
+
+  it('that fails still hands back its checkpoint and turns the automatic checkpoint back on', () => {
+    manyOldRecords();
+    db.exec(`CREATE TRIGGER fail_sweep BEFORE INSERT ON sweeps BEGIN SELECT RAISE(ABORT, 'boom'); END`);
+    let handed = false;
+    expect(() => sweep(db, factory, settings(), NOW, () => (handed = true))).toThrow(/boom/);
+    expect(handed).toBe(true);
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(CHECKPOINT_PAGES);
   });
 });
