@@ -9,11 +9,14 @@ import type { FromWorker, ToWorker, WorkerStart } from './ingestThread.js';
 import { ledgerPath, openDb } from './store/db.js';
 import { sweep, SweepScheduler } from './sweep.js';
 import { EventsWatcher } from './watcher.js';
+import { runThisThreadInBackground } from './threadPriority.js';
 
 const port = parentPort;
 if (!port) throw new Error('ingestWorker.ts runs only as a worker thread (see ingestThread.ts)');
 const start = (workerData as { start: WorkerStart }).start;
 const tell = (message: FromWorker): void => port.postMessage(message);
+// Before anything else, so the screen's helper thread it starts inherits it (threadPriority.ts).
+runThisThreadInBackground();
 
 let settings: Settings = start.settings;
 const db = openDb(ledgerPath(start.factory), start.nativeBinding ? { nativeBinding: start.nativeBinding } : {});

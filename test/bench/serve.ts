@@ -33,12 +33,35 @@ export function serveProgram(): string {
 
 export interface RunningServe {
   pid: number;
+  /** Where its API answers, and the token it takes (for a caller in another thread: callerOf). */
+  origin: string;
+  token: string;
   /** One API call; its answer's `value`, and how long the answer took in ms. */
   call<T>(channel: string, input?: unknown): Promise<{ ms: number; value: T }>;
   info(): Promise<{ ms: number; value: DeskInfo }>;
   /** Resident and peak memory of the process, from /proc (Linux), in MB. */
   memory(): { rss: number; peak: number };
   stop(): Promise<void>;
+}
+
+/** An answer of serve's API and how long it took, in ms. */
+export type Call = <T>(channel: string, input?: unknown) => Promise<{ ms: number; value: T }>;
+
+/** Calls serve's API at `origin` with its `token`, timing each answer from the request to the parsed reply. */
+export function callerOf(origin: string, token: string): Call {
+  return async <T>(channel: string, input: unknown = {}): Promise<{ ms: number; value: T }> => {
+    const start = performance.now();
+    const response = await fetch(`${origin}/api/call/${channel}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [TOKEN_HEADER]: token },
+      body: JSON.stringify(input),
+      signal: AbortSignal.timeout(CALL_LIMIT_MS),
+    });
+    const envelope = (await response.json()) as { ok: true; value: T } | { ok: false; error: { message: string } };
+    const ms = performance.now() - start;
+    if (!envelope.ok) throw new Error(`serve refused ${channel}: ${envelope.error.message}`);
+    return { ms, value: envelope.value };
+  };
 }
 
 export async function startServe(factory: string): Promise<RunningServe> {
@@ -69,22 +92,12 @@ export async function startServe(factory: string): Promise<RunningServe> {
       reject(new Error(`serve exited (${code}) before it listened: ${stderr.trim()}`));
     });
   });
-  const call = async <T>(channel: string, input: unknown = {}): Promise<{ ms: number; value: T }> => {
-    const start = performance.now();
-    const response = await fetch(`${origin}/api/call/${channel}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', [TOKEN_HEADER]: token },
-      body: JSON.stringify(input),
-      signal: AbortSignal.timeout(CALL_LIMIT_MS),
-    });
-    const envelope = (await response.json()) as { ok: true; value: T } | { ok: false; error: { message: string } };
-    const ms = performance.now() - start;
-    if (!envelope.ok) throw new Error(`serve refused ${channel}: ${envelope.error.message}`);
-    return { ms, value: envelope.value };
-  };
+  const call = callerOf(origin, token);
   const pid = child.pid!;
   return {
     pid,
+    origin,
+    token,
     call,
     info: () => call<DeskInfo>('desk.info'),
     memory() {
@@ -121,12 +134,16 @@ const CATCH_UP_LIMIT_MS = 30 * 60_000;
  * reports it has caught up, handing each answer's time to `onAnswer` — also the last, which
  * says it is done. Throws if the watcher fails or the catch-up outlasts the limit.
  */
-export async function pingUntilCaughtUp(serve: RunningServe, everyMs: number, onAnswer: (ms: number, done: boolean) => void): Promise<void> {
+export async function pingUntilCaughtUp(
+  info: () => Promise<{ ms: number; value: DeskInfo }>,
+  everyMs: number,
+  onAnswer: (ms: number, done: boolean) => void,
+): Promise<void> {
   const deadline = performance.now() + CATCH_UP_LIMIT_MS;
   for (;;) {
     const started = performance.now();
     if (started > deadline) throw new Error(`serve did not catch up within ${CATCH_UP_LIMIT_MS / 60_000} minutes`);
-    const { ms, value } = await serve.info();
+    const { ms, value } = await info();
     const done = caughtUp(value);
     onAnswer(ms, done);
     if (done) return;

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { WatcherStatus } from '../../shared/domain.js';
 import { DEFAULT_SETTINGS } from '../../electron/rules/settings.js';
 import { IngestThread } from '../../electron/node/ingestThread.js';
+import { BACKGROUND_NICE_STEPS, thisThreadId } from '../../electron/node/threadPriority.js';
 import type { WatcherChange } from '../../electron/node/watcher.js';
 import { proposed, runStarted } from '../support/events.js';
 import { appendEvents, eventually, tempFactory } from '../support/factory.js';
@@ -39,7 +40,31 @@ function startThread(factory: string) {
   return { thread, statuses, changes };
 }
 
+/** Each thread of this process by id, with its nice value (field 19 of its `stat`, Linux). */
+function niceOfThreads(): Map<number, number> {
+  const nice = new Map<number, number>();
+  for (const task of fs.readdirSync('/proc/self/task')) {
+    const stat = fs.readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+    nice.set(Number(task), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+  }
+  return nice;
+}
+
 describe('the ingest thread', () => {
+  it.runIf(process.platform === 'linux')(`on Linux it runs ${BACKGROUND_NICE_STEPS} nice steps below the thread that started it, which keeps its own priority`, async () => {
+    const { dir } = tempFactory('layover-thread-');
+    cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const host = thisThreadId()!;
+    const before = niceOfThreads();
+    const { thread } = startThread(dir);
+    await thread.start();
+    const after = niceOfThreads();
+    const hostNice = before.get(host)!;
+    expect(after.get(host)).toBe(hostNice);
+    const started = [...after].filter(([id]) => !before.has(id));
+    expect(started.filter(([, nice]) => nice === Math.min(19, hostNice + BACKGROUND_NICE_STEPS)).length).toBeGreaterThan(0);
+  });
+
   it('catches up in its own thread and tells the host what changed', async () => {
     const { dir } = tempFactory('layover-thread-');
     cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));

@@ -37,7 +37,7 @@ export function memorySpec(runs: number, learnings: number): FactorySpec {
 async function residentAfterStart(dir: string): Promise<{ rss: number; peak: number }> {
   const serve = await startServe(dir);
   try {
-    await pingUntilCaughtUp(serve, POLL_MS, () => {});
+    await pingUntilCaughtUp(() => serve.info(), POLL_MS, () => {});
     await serve.call('learnings.query', {});
     await serve.call('help.list', {});
     return serve.memory();
