@@ -410,6 +410,14 @@ export type Envelope = z.infer<typeof Envelope>;
 export interface DeskApi {
   call<C extends Channel>(channel: C, input: CallInput<C>): Promise<CallOutput<C>>;
   on<P extends PushName>(name: P, listener: (payload: PushPayload<P>) => void): () => void;
+  /**
+   * Called each time a door whose pushes come over a connection (the browser host's event
+   * stream) has (re)connected. A push the host sent while it was not connected is not sent again,
+   * so whoever shows the Desk's state reads it afresh then: the window's first read could answer
+   * before a push it then missed (the status bar stayed at "starting"). The Electron door has no
+   * such gap and has none.
+   */
+  onConnected?(listener: () => void): () => void;
 }
 
 /** The main-process side: one handler per channel, receiving already-validated input. */

@@ -20,11 +20,17 @@ type Listener = (payload: unknown) => void;
 
 export function httpApi(base = ''): DeskApi {
   const listeners = new Map<PushName, Set<Listener>>();
+  const connected = new Set<() => void>();
   let source: EventSource | null = null;
 
   function ensureSource(): void {
     if (source || typeof EventSource === 'undefined') return;
     source = new EventSource(`${base}/api/events`);
+    // Also after each reconnection the EventSource makes by itself (the host restarted, the
+    // network dropped): pushes sent meanwhile are gone (DeskApi.onConnected).
+    source.addEventListener('open', () => {
+      for (const listener of [...connected]) listener();
+    });
     for (const name of PUSH_NAMES) {
       source.addEventListener(name, (event) => {
         const set = listeners.get(name);
@@ -68,6 +74,13 @@ export function httpApi(base = ''): DeskApi {
       set.add(wrapped);
       return () => {
         set.delete(wrapped);
+      };
+    },
+    onConnected(listener: () => void): () => void {
+      ensureSource();
+      connected.add(listener);
+      return () => {
+        connected.delete(listener);
       };
     },
   };

@@ -43,6 +43,21 @@ export function actorOf(state: Pick<DeskState, 'actingAs' | 'info'>): string {
 }
 
 export function createDeskStore(api: DeskApi) {
+  /**
+   * Which news of the Desk is newest. Every push takes a ticket when it arrives and every read
+   * when it is asked; news older than what is shown is dropped. An answer can arrive after a
+   * push that is newer than it (the host answered before it changed and pushed, but the answer
+   * was slower to come back): applied then, it put back what was already past, and nothing came
+   * to mend it (the status bar stayed at "starting" with the Desk long caught up). The host
+   * pushes every change, so a dropped answer never hides one.
+   */
+  let tickets = 0;
+  let shown = 0;
+  const newest = (ticket: number): boolean => {
+    if (ticket < shown) return false;
+    shown = ticket;
+    return true;
+  };
   return createStore<DeskState>()((set, get) => ({
     info: null,
     watcher: null,
@@ -52,23 +67,26 @@ export function createDeskStore(api: DeskApi) {
     actingAs: storedResponder(),
     editingActor: false,
     async load() {
+      const ticket = ++tickets;
       try {
         const info = await api.call('desk.info', {});
-        set({ info, watcher: info.watcher, error: null });
+        if (newest(ticket)) set({ info, watcher: info.watcher, error: null });
       } catch (error) {
         set({ error: messageOf(error) });
       }
     },
     setInfo(info) {
-      set({ info, watcher: info.watcher });
+      if (newest(++tickets)) set({ info, watcher: info.watcher });
     },
     setWatcher(status) {
-      set({ watcher: status });
+      if (newest(++tickets)) set({ watcher: status });
     },
     async openFactory(path, create) {
       set({ busy: true, confirmCreate: null });
       try {
         const info = await api.call('factory.open', { ...(path ? { path } : {}), ...(create ? { create: true } : {}) });
+        // What an opening answers is the factory now open, newer than whatever was pushed meanwhile.
+        newest(++tickets);
         set({ info, watcher: info.watcher, error: null, busy: false });
         return true;
       } catch (error) {
@@ -85,6 +103,7 @@ export function createDeskStore(api: DeskApi) {
       set({ busy: true });
       try {
         const info = await api.call('ledger.restore', { backup });
+        newest(++tickets); // as an opening's answer, above
         set({ info, watcher: info.watcher, error: null, busy: false });
         return true;
       } catch (error) {

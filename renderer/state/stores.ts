@@ -63,6 +63,11 @@ export function wireLive(stores: Stores, options: LiveOptions = {}): () => void 
       stores.desk.getState().setInfo(info);
       schedule();
     }),
+    // Connected (again): what was pushed meanwhile is read afresh (DeskApi.onConnected).
+    stores.api.onConnected?.(() => {
+      void stores.desk.getState().load();
+      schedule();
+    }) ?? (() => undefined),
   ];
   return () => {
     if (timer) clearTimeout(timer);
