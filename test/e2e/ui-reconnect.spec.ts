@@ -1,5 +1,5 @@
 /**
- * The window after its event stream was down, in Chromium against `serve` (docs/window.md#live):
+ * The window after its event stream was down, in Chromium against `serve` (docs/window.md#around-the-views, "Live updates"):
  * the Desk does not push again what the window missed, so the window reads afresh when the
  * stream is back (DeskApi.onConnected), and shows what happened meanwhile.
  */
