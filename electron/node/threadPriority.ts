@@ -37,14 +37,13 @@ export function thisThreadId(): number | null {
   }
 }
 
-/** Lowers the calling thread's priority by `BACKGROUND_NICE_STEPS`; whether the OS took it. */
-export function runThisThreadInBackground(): boolean {
+/** Lowers the calling thread's priority by `BACKGROUND_NICE_STEPS`, where the OS lets it (see above). */
+export function runThisThreadInBackground(): void {
   const thread = thisThreadId();
-  if (thread === null) return false;
+  if (thread === null) return;
   try {
     os.setPriority(thread, Math.min(LOWEST_PRIORITY, os.getPriority(thread) + BACKGROUND_NICE_STEPS));
-    return true;
   } catch {
-    return false;
+    // refused: the thread keeps the process's priority, as before
   }
 }

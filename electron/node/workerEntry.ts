@@ -3,13 +3,13 @@
  * `screenWorker`). Built, it is the `.js` beside this file. Run from the TypeScript sources
  * (tests, `tsx`), a worker cannot load `.ts` by itself, so a small boot file registers tsx's
  * loader in the worker first (`workerBoot.mjs`, for development only) and then loads the entry.
- * Either way the worker finds what it was started with in `workerData.start`.
+ * Either way the worker finds what it was started with in `workerData.start`. `name` is relative
+ * to this folder, or to the module `from` (the benchmark's ping thread).
  */
-export function workerEntry<Start>(name: string): { url: URL; workerData: (start: Start) => unknown } {
-  const here = import.meta.url;
-  if (here.endsWith('.ts')) {
-    const entry = new URL(`./${name}.ts`, here).href;
-    return { url: new URL('./workerBoot.mjs', here), workerData: (start) => ({ entry, start }) };
+export function workerEntry<Start>(name: string, from: string = import.meta.url): { url: URL; workerData: (start: Start) => unknown } {
+  if (from.endsWith('.ts')) {
+    const entry = new URL(`./${name}.ts`, from).href;
+    return { url: new URL('./workerBoot.mjs', import.meta.url), workerData: (start) => ({ entry, start }) };
   }
-  return { url: new URL(`./${name}.js`, here), workerData: (start) => ({ start }) };
+  return { url: new URL(`./${name}.js`, from), workerData: (start) => ({ start }) };
 }

@@ -27,7 +27,8 @@ export interface PingTimes {
 }
 
 const { origin, token, everyMs, idlePings } = (workerData as { start: PingStart }).start;
-const info = () => callerOf(origin, token)<DeskInfo>('desk.info');
+const call = callerOf(origin, token);
+const info = () => call<DeskInfo>('desk.info');
 const times: PingTimes = { during: [], idle: [], caughtUpAfter: 0 };
 const started = performance.now();
 await pingUntilCaughtUp(info, everyMs, (ms, done) => {

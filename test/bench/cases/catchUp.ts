@@ -5,22 +5,23 @@
  * host, the baseline. The figure is the slowest answer during the catch-up: how long the host's
  * event loop — in the desktop app, the window's main process — was stalled at worst.
  *
- * The pings are made from a thread of their own (`pingThread.ts`). Made from the benchmark's
- * thread, they were held up by its own collector, which by this case has the heaps of the cases
- * before it to walk: the slowest answer was 161 ms in a full run and 89–97 ms with the case
- * alone, while serve's event loop, timed inside it every 5 ms, never paused more than 40 ms
- * during the catch-up and the benchmark's own loop paused up to 44 ms with the case alone.
+ * The pings are made from a thread of their own (`pingThread.ts`), so that the benchmark's own
+ * collector, which by this case has the heaps of the cases before it to walk, cannot hold one up
+ * (the benchmark's event loop paused up to 44 ms during the case alone). That was not what made
+ * the slowest answer slow (126 ms from the thread, 89–97 ms before it): serve's event loop, timed
+ * inside it every 5 ms, never paused more than 40 ms either; the answers waited for a core
+ * behind the catch-up's threads (electron/node/threadPriority.ts).
  */
 import { Worker } from 'node:worker_threads';
 import { formatCount, mixedSpec, percentile, result, type BenchCase } from '../harness.js';
 import { startServe } from '../serve.js';
+import { workerEntry } from '../../../electron/node/workerEntry.js';
 import type { PingStart, PingTimes } from '../pingThread.js';
 
 /** Pings `serve` from a thread of its own until it has caught up, then `idlePings` more; the answers' times. */
 function pingApart(start: PingStart): Promise<PingTimes> {
-  // From the sources, as the benchmark runs: the boot file registers tsx's loader in the thread (workerEntry.ts).
-  const boot = new URL('../../../electron/node/workerBoot.mjs', import.meta.url);
-  const worker = new Worker(boot, { workerData: { entry: new URL('../pingThread.ts', import.meta.url).href, start } });
+  const entry = workerEntry<PingStart>('../pingThread', import.meta.url);
+  const worker = new Worker(entry.url, { workerData: entry.workerData(start) });
   return new Promise((resolve, reject) => {
     worker.once('message', (times: PingTimes) => {
       resolve(times);
