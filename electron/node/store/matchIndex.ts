@@ -56,31 +56,24 @@ const ID_BASE = 2 ** 24;
 // ---------------------------------------------------------------------------------------------
 // Bounds, all derived from the rule's door functions and memoised per size.
 
-const rewordingNeedMemo = new Map<number, number>();
-
 /**
  * The fewest shared words with which a set of `p` and one of `q` words are the same by
  * rewording, or -1 when no overlap makes them so (their sizes are too far apart).
  */
 function rewordingNeed(p: number, q: number): number {
-  const key = p * 65536 + q;
-  const known = rewordingNeedMemo.get(key);
-  if (known !== undefined) return known;
-  let need = -1;
-  for (let s = 1; s <= Math.min(p, q); s++) {
-    if (rewordingHolds(p, q, s)) {
-      need = s;
-      break;
-    }
-  }
-  rewordingNeedMemo.set(key, need);
-  return need;
+  for (let s = 1; s <= Math.min(p, q); s++) if (rewordingHolds(p, q, s)) return s;
+  return -1;
 }
 
 interface SizeBounds {
   /** Sizes of a set that can be the same as one of this size by rewording: [lo, hi], lo > hi when none. */
   rewordLo: number;
   rewordHi: number;
+  /**
+   * `rewordingNeed(n, q)` for every q up to `rewordHi`: read for every prefix entry a probe
+   * meets, where a memo keyed by the pair was a hash lookup each.
+   */
+  rewordNeed: Int16Array;
   /** How many first words of a set of this size the rewording filter indexes (and probes with). */
   prefix: number;
   /** Sizes q ≤ p of a set that can be contained in one of this size p: [lo, p], none when lo > p. */
@@ -101,8 +94,10 @@ function bounds(n: number): SizeBounds {
   let leastNeed = Infinity;
   // Rewording is only possible between sizes whose ratio reaches the threshold, so a partner
   // more than twice as large or small never qualifies; 2n + 2 is a safe end for the scan.
+  const rewordNeed = new Int16Array(2 * n + 3).fill(-1);
   for (let m = 1; m <= 2 * n + 2; m++) {
     const need = rewordingNeed(n, m);
+    rewordNeed[m] = need;
     if (need < 0) continue;
     rewordLo = Math.min(rewordLo, m);
     rewordHi = Math.max(rewordHi, m);
@@ -117,6 +112,7 @@ function bounds(n: number): SizeBounds {
   const b: SizeBounds = {
     rewordLo,
     rewordHi,
+    rewordNeed,
     prefix: leastNeed === Infinity ? 0 : n - leastNeed + 1,
     containedLo,
     containingHi,
@@ -442,7 +438,7 @@ export class AgentMatchIndex {
         if (sofar < 0) continue; // pruned: cannot reach the overlap rewording needs
         const j = entries[e + 1]!;
         const most = sofar + 1 + Math.min(p - i - 1, q - j - 1);
-        this.overlap[slot] = most < rewordingNeed(p, q) ? -1 : sofar + 1;
+        this.overlap[slot] = most < b.rewordNeed[q]! ? -1 : sofar + 1;
       }
     }
     for (const slot of touched) if (this.overlap[slot]! > 0) decide(slot);

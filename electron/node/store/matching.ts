@@ -101,18 +101,19 @@ function agentIndex(db: Db, agent: string): AgentMatchIndex {
   return found;
 }
 
-/** Rowids of the agent's learnings the same as `fp`, oldest first, from an index already in step. */
-export function matchingRowids(db: Db, agent: string, fp: Fingerprint): number[] {
-  matchStats.probes++;
-  return agentIndex(db, agent).match(fp, matchStats);
-}
-
 /** Built once (statements.ts). */
 const LEARNING_BY_ROWID = `SELECT ${LEARNING_COLUMNS} FROM learnings WHERE rowid = ?`;
 
-/** Loads the learnings with these rowids, in that order (an open ingest batch's changes included). */
-export function learningsByRowid(db: Db, rowids: readonly number[]): Learning[] {
+/**
+ * The agent's learnings the same as `fp`, oldest first, for a caller whose transaction has
+ * called {@link syncMatchIndex}: what ingest does for every proposal of a batch (the index is
+ * brought in step once a batch, not once a proposal), and so what the benchmark times.
+ */
+export function matchesInStep(db: Db, agent: string, fp: Fingerprint): Learning[] {
+  matchStats.probes++;
+  const rowids = agentIndex(db, agent).match(fp, matchStats);
   const read = stmt(db, LEARNING_BY_ROWID);
+  // An open ingest batch's changes included (learningWrites.ts).
   return withChanges(db, rowids.map((rowid) => toLearning(read.get(rowid))));
 }
 
@@ -125,14 +126,16 @@ const matchInTransaction = new WeakMap<Db, (agent: string, text: string) => Lear
 
 /**
  * The agent's learnings that sameness says are the same claim as `text` (docs/rules.md#sameness),
- * exactly those that comparing with every one of them would give.
+ * exactly those that comparing with every one of them would give: the one-off form, for a
+ * caller with no transaction of its own (the agent-side `check`), which brings the index in step
+ * on every call.
  */
 export function matchingLearnings(db: Db, agent: string, text: string): Learning[] {
   let match = matchInTransaction.get(db);
   if (!match) {
     match = db.transaction((of: string, said: string) => {
       syncMatchIndex(db);
-      return learningsByRowid(db, matchingRowids(db, of, fingerprint(said)));
+      return matchesInStep(db, of, fingerprint(said));
     });
     matchInTransaction.set(db, match);
   }

@@ -11,7 +11,7 @@ import { screen, type ScreenResult } from '../../rules/screen.js';
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
 import { addHistory, insertLearning, normTime } from './learnings.js';
-import { learningsByRowid, matchingRowids } from './matching.js';
+import { matchesInStep } from './matching.js';
 import { saveLearning } from './learningWrites.js';
 import { noteRediscovery } from './worth.js';
 
@@ -81,7 +81,7 @@ export function applyProposal(
   }
   const proposal: ScreenedProposal = { agent: p.agent, text: screened.text, impact: p.impact, at, run: p.run ?? null };
   const fp = fingerprint(screened.text);
-  const matches = learningsByRowid(db, matchingRowids(db, p.agent, fp));
+  const matches = matchesInStep(db, p.agent, fp);
   const decision = decideProposal(proposal, matches, settings, () => `lrn_${ulid(Date.parse(at), pooledRandom)}`);
   const run = p.run ?? null;
   let result: Omit<ProposalResult, 'activeChanged'>;
