@@ -57,6 +57,7 @@ import type { WatcherChange } from './watcher.js';
 import { refusedFiles, rereadFile } from './store/eventFiles.js';
 import { warmList } from './store/learningList.js';
 import { IngestThread } from './ingestThread.js';
+import { upgradeOffThread } from './ledgerUpgrade.js';
 import type { DeskOpenOptions, DeskPort, PushListener } from './host/deskPort.js';
 import { appVersion } from './paths.js';
 import { isDirectory, isFactory } from './factory.js';
@@ -124,6 +125,8 @@ class FactorySession {
       this.factoryError = `the factory folder ${this.factory} does not exist`;
       return;
     }
+    await upgradeOffThread(ledgerPath(this.factory), binding(this.options));
+    if (this.closed) return;
     try {
       this.db = openFactoryLedger(this.factory, binding(this.options));
     } catch (error) {
@@ -503,6 +506,7 @@ export class Desk implements DeskPort {
         }
         // The event lines and journaled decisions since the copy are made again before the
         // window sees the restored ledger (docs/factory-format.md).
+        await upgradeOffThread(ledgerPath(factory), binding(this.options));
         const restored = openFactoryLedger(factory, binding(this.options));
         try {
           catchUpRestored(restored, factory, ledgerSettings(factory, restored).current());

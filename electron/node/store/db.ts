@@ -82,6 +82,22 @@ export function ledgerPath(factory: string): string {
   return path.join(factory, '.layover', 'ledger.sqlite');
 }
 
+/**
+ * The schema version of the ledger at `file` as it stands, read without changing anything; null
+ * when there is no such file or SQLite cannot read it (opening it then says why).
+ */
+export function schemaVersionOf(file: string, options: Pick<OpenOptions, 'nativeBinding'> = {}): number | null {
+  let db: Db | undefined;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
+    return db.pragma('user_version', { simple: true }) as number;
+  } catch {
+    return null;
+  } finally {
+    db?.close();
+  }
+}
+
 /** Opens (creating if needed) and migrates the ledger at `file`. */
 export function openDb(file: string, options: OpenOptions = {}): Db {
   fs.mkdirSync(path.dirname(file), { recursive: true });
