@@ -48,6 +48,10 @@ export function App({ api, stores: given }: { api: DeskApi; stores?: Stores }) {
   useEffect(() => {
     const onHash = () => stores.nav.getState().sync();
     window.addEventListener('hashchange', onHash);
+    // The address may have changed since the first render read it: this effect runs a task or
+    // more after the window is painted, and a change in between sent its hashchange to no one
+    // (the window stayed on Needs you with the address naming another view; docs/window.md#the-address).
+    onHash();
     const off = wireLive(stores, { onFatal: (r) => notifyFatal(stores, r) });
     void stores.desk.getState().load();
     void stores.help.getState().load();

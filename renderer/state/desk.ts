@@ -7,6 +7,7 @@ import { rememberResponder, storedResponder } from './responder.js';
 
 export interface DeskState {
   info: DeskInfo | null;
+  /** The watcher as last heard: newer than `info.watcher` when a push of the watcher alone came since. */
   watcher: WatcherStatus | null;
   error: string | null;
   busy: boolean;
@@ -44,20 +45,30 @@ export function actorOf(state: Pick<DeskState, 'actingAs' | 'info'>): string {
 
 export function createDeskStore(api: DeskApi) {
   /**
-   * Which news of the Desk is newest. Every push takes a ticket when it arrives and every read
-   * when it is asked; news older than what is shown is dropped. An answer can arrive after a
-   * push that is newer than it (the host answered before it changed and pushed, but the answer
-   * was slower to come back): applied then, it put back what was already past, and nothing came
-   * to mend it (the status bar stayed at "starting" with the Desk long caught up). The host
-   * pushes every change, so a dropped answer never hides one.
+   * Which news of the Desk is newest, kept apart for the watcher and for the rest of `info`.
+   * Every push takes a ticket when it arrives and every read when it is asked; news older than
+   * what is shown is dropped. An answer can arrive after a push that is newer than it (the host
+   * answered before it changed and pushed, but the answer was slower to come back): applied
+   * then, it put back what was already past, and nothing came to mend it (the status bar stayed
+   * at "starting" with the Desk long caught up). The host pushes every change, so a dropped
+   * answer hides none; but a push of the watcher alone says nothing of the rest, so it drops only
+   * the answer's watcher. Dropped whole, the answer to the read made when the event stream
+   * connects, the window's only news of what was pushed before (a sweep's report), was lost to
+   * the watcher's progress pushed meanwhile: the status bar showed the watcher caught up and no
+   * sweep (docs/window.md, Live updates).
    */
   let tickets = 0;
-  let shown = 0;
-  const newest = (ticket: number): boolean => {
-    if (ticket < shown) return false;
-    shown = ticket;
+  const shown = { info: 0, watcher: 0 };
+  const newest = (part: keyof typeof shown, ticket: number): boolean => {
+    if (ticket < shown[part]) return false;
+    shown[part] = ticket;
     return true;
   };
+  /** What `info` says, taken from news with `ticket`: each part only where nothing newer of it is shown. */
+  const fromInfo = (info: DeskInfo, ticket: number): Partial<DeskState> => ({
+    ...(newest('info', ticket) ? { info } : {}),
+    ...(newest('watcher', ticket) ? { watcher: info.watcher } : {}),
+  });
   return createStore<DeskState>()((set, get) => ({
     info: null,
     watcher: null,
@@ -70,24 +81,23 @@ export function createDeskStore(api: DeskApi) {
       const ticket = ++tickets;
       try {
         const info = await api.call('desk.info', {});
-        if (newest(ticket)) set({ info, watcher: info.watcher, error: null });
+        set({ ...fromInfo(info, ticket), error: null });
       } catch (error) {
         set({ error: messageOf(error) });
       }
     },
     setInfo(info) {
-      if (newest(++tickets)) set({ info, watcher: info.watcher });
+      set(fromInfo(info, ++tickets));
     },
     setWatcher(status) {
-      if (newest(++tickets)) set({ watcher: status });
+      if (newest('watcher', ++tickets)) set({ watcher: status });
     },
     async openFactory(path, create) {
       set({ busy: true, confirmCreate: null });
       try {
         const info = await api.call('factory.open', { ...(path ? { path } : {}), ...(create ? { create: true } : {}) });
         // What an opening answers is the factory now open, newer than whatever was pushed meanwhile.
-        newest(++tickets);
-        set({ info, watcher: info.watcher, error: null, busy: false });
+        set({ ...fromInfo(info, ++tickets), error: null, busy: false });
         return true;
       } catch (error) {
         if (error instanceof ApiError && error.code === 'needs_confirmation') {
@@ -103,8 +113,7 @@ export function createDeskStore(api: DeskApi) {
       set({ busy: true });
       try {
         const info = await api.call('ledger.restore', { backup });
-        newest(++tickets); // as an opening's answer, above
-        set({ info, watcher: info.watcher, error: null, busy: false });
+        set({ ...fromInfo(info, ++tickets), error: null, busy: false }); // as an opening's answer, above
         return true;
       } catch (error) {
         set({ error: messageOf(error), busy: false });

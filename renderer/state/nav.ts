@@ -45,7 +45,7 @@ export interface NavState {
   go(view: View, params?: Record<string, string | undefined>): void;
   /** Rewrites the current view's parameters without a new history entry. */
   replace(params: Record<string, string | undefined>): void;
-  /** Re-reads the address (hashchange). */
+  /** Re-reads the address (hashchange); an address naming the route already in use changes nothing. */
   sync(): void;
 }
 
@@ -65,7 +65,8 @@ export function createNavStore() {
       set({ route: parseHash(target) });
     },
     sync() {
-      set({ route: parseHash(window.location.hash) });
+      const route = parseHash(window.location.hash);
+      if (href(route.view, route.params) !== href(get().route.view, get().route.params)) set({ route });
     },
   }));
 }

@@ -6,6 +6,7 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { App } from '../../renderer/App.js';
+import { createStores } from '../../renderer/state/stores.js';
 import { fullRun, proposed } from '../support/events.js';
 import { closeRealDesks, openRealDesk, WATCHER_WAIT_MS, type RealDesk } from './realDesk.js';
 
@@ -31,6 +32,21 @@ describe('the Learnings list on a filtered address', () => {
     render(<App api={desk.api} />);
     await waitFor(() => expect(document.querySelectorAll('tr.row[data-id]')).toHaveLength(1));
     expect(sentOn(desk, 'learnings.query').map((c) => (c.input as { filter: unknown }).filter)).toEqual([{ agent: 'reviewer' }]);
+  });
+});
+
+describe('the address', () => {
+  it('a view named in the address after the first render read it, with no hashchange heard, is the view shown', async () => {
+    const desk = await openRealDesk();
+    window.location.hash = '';
+    // The stores read the address at the first render; it changes, and its hashchange is sent,
+    // before the window listens for one (App.tsx).
+    const stores = createStores(desk.api);
+    const sent = new Promise((resolve) => window.addEventListener('hashchange', resolve, { once: true }));
+    window.location.hash = '#/activity';
+    await sent;
+    render(<App api={desk.api} stores={stores} />);
+    await screen.findByRole('heading', { name: 'Activity', level: 1 });
   });
 });
 
