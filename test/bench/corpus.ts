@@ -344,7 +344,7 @@ export interface GeneratedFactory {
 
 /** Most learnings given to one run (the default `max_per_run`). */
 const MAX_GIVEN = 25;
-/** Learning ids an agent's runs are given come from a pool that turns over slowly, as the active set does. */
+/** Made-up learning ids an agent's runs are given come from a pool that turns over slowly, as the active set does. */
 const GIVEN_POOL = 40;
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 /** Lines buffered per day file before they are appended. */
@@ -368,9 +368,14 @@ function todayUtc(): string {
 /**
  * Writes `spec.events` valid event lines into `dir/events/YYYY-MM-DD.jsonl`, spread evenly over
  * `spec.days` day files ending on `spec.lastDay`. Runs start and finish (at most one open run
- * per agent, 0–6 proposals and now and then a help request while it is open, up to 25 learning
- * ids given, which the ledger records whether or not it knows them); proposals come from one
- * {@link ProposalTexts} stream. Every line is what `serializeEvent` writes, so it parses.
+ * per agent, 0–6 proposals and now and then a help request while it is open, 0–25 learnings
+ * given); proposals come from one {@link ProposalTexts} stream. Every line is what
+ * `serializeEvent` writes, so it parses.
+ *
+ * The given ids are made up: a history written before any ledger cannot know the ids the Desk
+ * will give its learnings (random ULIDs), so a ledger that reads these files as they are links
+ * its runs to nothing. How many a run is given is the seeded choice; {@link withGivenLearnings}
+ * puts real ids in their place as a factory grows (the harness's `growLedger`).
  */
 export function generateFactory(dir: string, spec: FactorySpec): GeneratedFactory {
   const next = seededRandom(spec.seed);
@@ -444,4 +449,25 @@ export function generateFactory(dir: string, spec: FactorySpec): GeneratedFactor
   }
   flush();
   return out;
+}
+
+/** How `serializeEvent` begins a run's start: its type is its first field. */
+const RUN_STARTED_LINE = '{"type":"run.started",';
+
+type RunStarted = Extract<FactoryEvent, { type: 'run.started' }>;
+
+/**
+ * `text` (event lines) with each run's given ids replaced by the first as many of `given(agent)`,
+ * or all of them when the agent has fewer: what the Tower gives a run is its agent's learnings
+ * file, in order, and the made-up list {@link generateFactory} wrote only says how many.
+ */
+export function withGivenLearnings(text: string, given: (agent: string) => readonly string[]): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      if (!line.startsWith(RUN_STARTED_LINE)) return line;
+      const event = JSON.parse(line) as RunStarted;
+      return serializeEvent({ ...event, learnings: given(event.agent).slice(0, event.learnings.length) });
+    })
+    .join('\n');
 }

@@ -11,6 +11,11 @@
  * Why fills are cached: building a ledger of 100,000 learnings is the slowest part of the run,
  * and most cases only read one. Each factory and ledger is built once per size and copied (after
  * a checkpoint, so the copy is the whole ledger) for the cases that change it.
+ *
+ * Why ledgers are grown a day at a time: a run is given the learnings its agent's file names
+ * when it starts, ids the Desk made up when it took those learnings in. A generated history
+ * cannot know them, so a ledger is ingested day by day, each day's runs given what the files
+ * exported after the day before say ({@link growLedger}), and its runs link to learnings it has.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,12 +23,15 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DEFAULT_SETTINGS } from '../../electron/rules/settings.js';
 import { ledgerPath, openDb, type Db } from '../../electron/node/store/db.js';
-import { ingestSync, type IngestResult } from '../../electron/node/ingest.js';
+import { ingestSync } from '../../electron/node/ingest.js';
+import { factoryPaths } from '../../electron/node/factory.js';
+import { currentLearnings } from '../../electron/cli/commands/agentSide.js';
+import { exportPending } from '../../electron/node/exporter.js';
 import { applyProposal } from '../../electron/node/store/proposals.js';
 import { IMPACTS } from '../../shared/domain.js';
 import { serializeEvent } from '../../electron/rules/events.js';
 import { seededRandom } from '../../electron/rules/seededRandom.js';
-import { ProposalTexts, generateFactory, type FactorySpec, type GeneratedFactory } from './corpus.js';
+import { ProposalTexts, generateFactory, withGivenLearnings, type FactorySpec, type GeneratedFactory } from './corpus.js';
 
 /** One line of `results.json`. */
 export interface BenchResult {
@@ -90,6 +98,21 @@ export function measured<T>(fn: () => T): { ms: number; value: T } {
   const start = performance.now();
   const value = fn();
   return { ms: performance.now() - start, value };
+}
+
+/** Time taken by the clock and CPU time of the whole process (every thread), in ms; they add up over calls. */
+export class Stopwatch {
+  ms = 0;
+  cpuMs = 0;
+
+  time<T>(fn: () => T): T {
+    const cpu = process.cpuUsage();
+    const { ms, value } = measured(fn);
+    const used = process.cpuUsage(cpu);
+    this.ms += ms;
+    this.cpuMs += (used.user + used.system) / 1000;
+    return value;
+  }
 }
 
 /** The `p`-th percentile (0–100) of `samples`, nearest rank. */
@@ -298,10 +321,61 @@ function fillOneAgent(file: string, learnings: number): OneAgentLedger {
 }
 
 export interface IngestedLedger {
+  /** The factory as the ledger read it: its day files with the given ids the runs really got. */
   factory: GeneratedFactory;
   /** The ledger file, checkpointed (no WAL beside it): copy it to change it. */
   file: string;
-  ingest: IngestResult;
+}
+
+export interface GrownLedger extends IngestedLedger {
+  /** The ingest of each day with the export of the learnings files it changed, summed. */
+  ingest: Stopwatch;
+  /** The exports alone (a part of `ingest`). */
+  exports: Stopwatch;
+  /** Lines ingest refused. */
+  refused: number;
+}
+
+/**
+ * Ingests `template`'s day files into a new ledger as a factory grows: a day at a time, each
+ * day's runs given what the Tower gives a run — the first of its agent's learnings in the file
+ * the Desk exported after the day before (`currentLearnings`, as `run start` reads it; none on
+ * the first day) — in place of the template's made-up ids ({@link withGivenLearnings}). Each
+ * day is `ingestSync`'s work as the CLI runs it, timed in its two parts (the lines, then the
+ * export after them) so that the exports' share can be given. Filling and writing a day file is
+ * not timed; `beforeIngest` sees each written day file before it is ingested (the ingest case
+ * times its floor there, so both see the same load).
+ */
+export function growLedger(work: BenchWork, template: GeneratedFactory, label: string, beforeIngest: (file: string) => void = () => {}): GrownLedger {
+  const dir = work.folder(label);
+  const events = factoryPaths(dir).events;
+  fs.mkdirSync(events);
+  const factory: GeneratedFactory = { ...template, dir, bytes: 0 };
+  const ingest = new Stopwatch();
+  const exports = new Stopwatch();
+  let refused = 0;
+  const db = openDb(ledgerPath(dir));
+  try {
+    for (const name of template.files) {
+      // The files change only at an ingest, so each agent's is read once a day.
+      const learnings = new Map<string, string[]>();
+      const given = (agent: string): string[] => {
+        let ids = learnings.get(agent);
+        if (!ids) learnings.set(agent, (ids = currentLearnings(dir, agent).learnings.map((l) => l.id)));
+        return ids;
+      };
+      const text = withGivenLearnings(fs.readFileSync(path.join(template.dir, 'events', name), 'utf8'), given);
+      const file = path.join(events, name);
+      fs.writeFileSync(file, text);
+      factory.bytes += Buffer.byteLength(text);
+      beforeIngest(file);
+      refused += ingest.time(() => ingestSync(db, dir, { settings: SETTINGS, export: false })).refused.length;
+      ingest.time(() => exports.time(() => exportPending(db, dir, SETTINGS.learnings.max_per_run)));
+    }
+  } finally {
+    checkpointAndClose(db);
+  }
+  return { factory, file: ledgerPath(dir), ingest, exports, refused };
 }
 
 /** Opens a copy of `file` in a fresh folder (its own `.layover/`); the caller closes it. */
@@ -314,7 +388,7 @@ export function openCopy(work: BenchWork, file: string, label: string): { db: Db
 }
 
 /** Rows of `table` in the ledger file `file` (opened read-only for the count). */
-export function countIn(file: string, table: 'learnings' | 'runs' | 'proposals'): number {
+export function countIn(file: string, table: 'learnings' | 'runs' | 'proposals' | 'run_given'): number {
   const db = openDb(file, { readonly: true });
   try {
     return (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
@@ -352,7 +426,10 @@ export class BenchWork {
     return dir;
   }
 
-  /** The factory of `spec`, generated the first time it is asked for. Never ingested into: cases link its files. */
+  /**
+   * The factory of `spec`, generated the first time it is asked for: its runs name made-up
+   * learning ids. Never ingested into: cases link its files, or grow a ledger from it.
+   */
   factory(spec: FactorySpec): GeneratedFactory {
     const key = specKey(spec);
     let factory = this.factories.get(key);
@@ -383,24 +460,19 @@ export class BenchWork {
     return dir;
   }
 
-  /** Remembers a ledger ingested from `spec` (case 1 measures the ingest that makes it). */
+  /** Remembers a ledger grown from `spec`'s factory (case 1 measures the ingest that makes it). */
   keepLedger(spec: FactorySpec, ledger: IngestedLedger): void {
     this.ledgers.set(specKey(spec), ledger);
   }
 
-  /** The ledger of `spec`'s factory, ingested the first time it is asked for. */
+  /** The ledger of `spec`'s factory, grown day by day ({@link growLedger}) the first time it is asked for. */
   ledger(spec: FactorySpec): IngestedLedger {
     const key = specKey(spec);
     let ledger = this.ledgers.get(key);
     if (!ledger) {
       const factory = this.factory(spec);
-      this.log(`ingesting ${formatCount(spec.events)} events into a ledger the cases share`);
-      const dir = this.linkedFactory(factory, `ledger-${spec.events}`);
-      const file = path.join(dir, '.layover', 'ledger.sqlite');
-      const db = openDb(file);
-      const ingest = ingestSync(db, dir, { settings: SETTINGS });
-      checkpointAndClose(db);
-      ledger = { factory, file, ingest };
+      this.log(`ingesting ${formatCount(spec.events)} events day by day into a ledger the cases share`);
+      ledger = growLedger(this, factory, `ledger-${spec.events}`);
       this.ledgers.set(key, ledger);
     }
     return ledger;

@@ -5,6 +5,10 @@
  * host, the baseline. The figure is the slowest answer during the catch-up: how long the host's
  * event loop — in the desktop app, the window's main process — was stalled at worst.
  *
+ * Its runs name made-up learning ids (the generated factory as it is), so they link to nothing:
+ * as in a real catch-up of a history into a new ledger, which cannot know the ids the ledger
+ * that exported the learnings files gave them.
+ *
  * The pings are made from a thread of their own (`pingThread.ts`), so that the benchmark's own
  * collector, which by this case has the heaps of the cases before it to walk, cannot hold one up
  * (the benchmark's event loop paused up to 44 ms during the case alone). That was not what made

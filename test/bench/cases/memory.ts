@@ -1,9 +1,10 @@
 /**
  * Case 7: how much memory `serve` holds on a big ledger: L learnings and R runs, already caught up
- * (the ledger is ingested in-process first, so serve has nothing to read), after the window's
- * first calls (desk info, the first page of learnings). Resident memory (VmRSS) is what the
- * operator's machine pays for as long as the Desk is open, and anything the store keeps in memory
- * per learning (an index) shows here. Baseline: serve on an empty factory.
+ * (the ledger is grown in-process first, its runs given learnings it has, so serve has nothing
+ * to read), after the window's first calls (desk info, the first page of learnings). Resident
+ * memory (VmRSS) is what the operator's machine pays for as long as the Desk is open, and
+ * anything the store keeps in memory per learning (an index) shows here. Baseline: serve on an
+ * empty factory.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -5,7 +5,9 @@
  * What it catches: costs that grow with the agent's history (candidate sets, counts, triggers).
  * The lines are one agent's runs, proposals and help requests, and their proposals reword the
  * filled ledger's texts as often as any (30%), so on top of the history they are echoes and
- * rediscoveries where into an empty ledger they are new: the realistic mix of both.
+ * rediscoveries where into an empty ledger they are new: the realistic mix of both. Their runs
+ * name made-up learning ids, unknown to both ledgers, so the two sides link the same (nothing);
+ * the links' cost is in the ingest case.
  */
 import path from 'node:path';
 import { ingestSync } from '../../../electron/node/ingest.js';

@@ -4,7 +4,8 @@
  * - Per learning: the ledger of one agent's learnings with their proposal log (every proposal
  *   that made or echoed them), as the issue states the target; baseline: the same proposals as
  *   `learning.proposed` lines.
- * - Per event: the shared mixed ledger (runs with the ids they were given, help requests…);
+ * - Per event: the shared mixed ledger (runs with the ids they were given and their links to
+ *   those learnings, help requests…);
  *   baseline: the events files it was read from.
  */
 import fs from 'node:fs';
