@@ -4,9 +4,11 @@
  * Ingest runs as a factory grows (`growLedger`): a day file at a time, each day's runs given the
  * first of their agent's learnings as the Desk exported them after the day before, so every run
  * links to learnings the ledger has (`run_given`) and Worth a look counts them at its finish, as
- * in real use. Each day is one `ingestSync` on one `openDb` connection, as the CLI runs it, with
- * its learnings files exported at its end; the figure is those calls alone, summed. Filling a
- * day's given ids and writing its file are not timed.
+ * in real use. Each day is one `ingestSync` on one `openDb` connection, as the CLI runs it; the
+ * figure is those calls summed with the one export of the learnings files after the last day,
+ * the work of one catch-up of every file (the exports after the other days, which only the
+ * growing needs, are timed apart and given in the note). Filling a day's given ids and writing
+ * its file are not timed.
  *
  * The floor reads the same (filled) files, `JSON.parse`s each line and stores it with one
  * prepared plain INSERT into a one-table SQLite file (same journal settings as the ledger), one
@@ -63,7 +65,7 @@ export const ingestCase: BenchCase = {
     const ledger = growLedger(work, template, 'ingest', (file) => floor.day(file));
     floor.close();
     work.keepLedger(spec, ledger);
-    const { factory, file, ingest, exports } = ledger;
+    const { factory, file, ingest, dailyExports } = ledger;
     const base = floor.watch;
     const perSecond = (ms: number): string => `${formatCount((factory.events / ms) * 1000)} lines/s`;
     const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
@@ -73,7 +75,7 @@ export const ingestCase: BenchCase = {
           result: result(`ingest: ${formatCount(factory.events)} mixed events into an empty ledger vs the floor`, ingest.ms, 'ms', base.ms, { on: 'ratio', most: MOST_TIMES_FLOOR }),
           note:
             `ingest ${perSecond(ingest.ms)}, floor ${perSecond(base.ms)}; CPU (all threads) ${seconds(ingest.cpuMs)} and ${seconds(base.cpuMs)}, ${(ingest.cpuMs / base.cpuMs).toFixed(2)}×; ` +
-            `the ${factory.files.length} exports of learnings files after each day ${formatCount(exports.ms)} ms of it; ` +
+            `the ${factory.files.length - 1} exports of learnings files after the days before the last, not counted, ${formatCount(dailyExports.ms)} ms; ` +
             `${formatCount(countIn(file, 'learnings'))} learnings made, ${formatCount(countIn(file, 'run_given'))} links from runs to what they were given, ${ledger.refused} lines refused, ${(factory.bytes / 1024 ** 2).toFixed(0)} MB of events`,
         },
       ],
