@@ -113,7 +113,7 @@ export class ScreenAhead {
     };
   }
 
-  /** Ends the helper thread (the batch answers already given stay valid). */
+  /** Ends the helper thread (the batch answers already given stay valid); a later large batch starts another. */
   close(): void {
     void this.worker?.terminate();
     this.answers?.close();
@@ -136,11 +136,13 @@ export class ScreenAhead {
       // Never keeps the process alive: the CLI ends when its ingest does.
       worker.unref();
       port1.unref();
+      // A helper that fails or ends while in use is not started again: ingest screens in place.
+      // One ended by `close` is not a failure, and a later batch may start another.
       worker.on('error', () => {
-        this.failed = true;
+        if (this.worker === worker) this.failed = true;
       });
       worker.on('exit', () => {
-        this.failed = true;
+        if (this.worker === worker) this.failed = true;
       });
       this.worker = worker;
       this.answers = port1;

@@ -15,6 +15,7 @@ import type { Db } from './store/db.js';
 import { factoryPaths } from './factory.js';
 import { lastEventAt } from './store/activity.js';
 import { ingest, listEventFiles, type IngestResult } from './ingest.js';
+import { ScreenAhead } from './screenAhead.js';
 
 export interface WatcherChange {
   applied: number;
@@ -49,6 +50,8 @@ export class EventsWatcher {
   private trailing: NodeJS.Timeout | null = null;
   private stopped = true;
   private abort = new AbortController();
+  /** One screen helper for every ingest while the watcher runs (ingest.ts, `screenAhead`). */
+  private readonly screenAhead = new ScreenAhead();
   /** Why watching events/ failed, kept until the next start: catch-ups that work do not fix it. */
   private watchError: string | null = null;
   private state: WatcherStatus;
@@ -102,6 +105,7 @@ export class EventsWatcher {
     this.watcher = null;
     await watcher?.close();
     await this.running?.catch(() => undefined);
+    this.screenAhead.close();
     this.setStatus({ state: 'stopped' });
   }
 
@@ -143,6 +147,7 @@ export class EventsWatcher {
         result = await ingest(this.options.db, this.options.factory, {
           settings: this.options.settings,
           signal: this.abort.signal,
+          screenAhead: this.screenAhead,
           ...(this.options.maxLines !== undefined ? { maxLines: this.options.maxLines } : {}),
           onProgress: (p) =>
             this.setStatus({

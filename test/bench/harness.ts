@@ -27,6 +27,7 @@ import { ingestSync } from '../../electron/node/ingest.js';
 import { factoryPaths } from '../../electron/node/factory.js';
 import { currentLearnings } from '../../electron/cli/commands/agentSide.js';
 import { exportPending } from '../../electron/node/exporter.js';
+import { ScreenAhead } from '../../electron/node/screenAhead.js';
 import { applyProposal } from '../../electron/node/store/proposals.js';
 import { IMPACTS } from '../../shared/domain.js';
 import { serializeEvent } from '../../electron/rules/events.js';
@@ -358,6 +359,8 @@ export function growLedger(work: BenchWork, template: GeneratedFactory, label: s
   const dailyExports = new Stopwatch();
   let refused = 0;
   const db = openDb(ledgerPath(dir));
+  // One screen helper for every day, as the hosts' watcher keeps one (ingest.ts, `screenAhead`).
+  const screenAhead = new ScreenAhead();
   try {
     for (const name of template.files) {
       // The files change only at an ingest, so each agent's is read once a day.
@@ -372,11 +375,12 @@ export function growLedger(work: BenchWork, template: GeneratedFactory, label: s
       fs.writeFileSync(file, text);
       factory.bytes += Buffer.byteLength(text);
       beforeIngest(file);
-      refused += ingest.time(() => ingestSync(db, dir, { settings: SETTINGS, export: false })).refused.length;
+      refused += ingest.time(() => ingestSync(db, dir, { settings: SETTINGS, export: false, screenAhead })).refused.length;
       const last = name === template.files.at(-1);
       (last ? ingest : dailyExports).time(() => exportPending(db, dir, SETTINGS.learnings.max_per_run));
     }
   } finally {
+    screenAhead.close();
     checkpointAndClose(db);
   }
   return { factory, file: ledgerPath(dir), ingest, dailyExports, refused };

@@ -1,7 +1,8 @@
 /**
  * Where the write-ahead log is copied into the ledger file (docs/development.md#performance):
  * a catch-up lets up to INGEST_CHECKPOINT_PAGES pages build up in the log instead of a copy after
- * every batch, and puts the connection's own setting back after; while the Desk runs, the copy a
+ * every batch, and keeps a larger page cache (INGEST_CACHE_KIB), putting the connection's own
+ * settings back after; while the Desk runs, the copy a
  * person's decision hands back is made by the ingest worker, not on the window's event loop.
  */
 import { createHash } from 'node:crypto';
@@ -11,7 +12,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../shared/api.js';
 import { Desk } from '../../electron/node/desk.js';
-import { INGEST_CHECKPOINT_PAGES, ingestSync } from '../../electron/node/ingest.js';
+import { INGEST_CACHE_KIB, INGEST_CHECKPOINT_PAGES, ingestSync } from '../../electron/node/ingest.js';
 import { ledgerPath, openDb } from '../../electron/node/store/db.js';
 import { DEFAULT_SETTINGS } from '../../electron/rules/settings.js';
 import { proposed } from '../support/events.js';
@@ -68,6 +69,21 @@ describe('copying the write-ahead log into the ledger file', () => {
       expect(pages).toBeGreaterThan(SQLITE_DEFAULT_PAGES);
       expect(pages).toBeLessThan(INGEST_CHECKPOINT_PAGES);
       expect(hashOf(ledgerPath(factory))).not.toBe(before);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('a catch-up keeps a larger page cache while it runs and puts the connection\'s setting back', () => {
+    const factory = factoryWithProposals(300);
+    const db = openDb(ledgerPath(factory));
+    try {
+      const own = db.pragma('cache_size', { simple: true });
+      const during: unknown[] = [];
+      ingestSync(db, factory, { settings: DEFAULT_SETTINGS, export: false, maxLines: 100, onProgress: () => during.push(db.pragma('cache_size', { simple: true })) });
+      expect(during.length).toBeGreaterThan(1);
+      expect(new Set(during)).toEqual(new Set([-INGEST_CACHE_KIB]));
+      expect(db.pragma('cache_size', { simple: true })).toBe(own);
     } finally {
       db.close();
     }

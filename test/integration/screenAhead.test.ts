@@ -43,6 +43,18 @@ describe('screening ahead on a helper thread (electron/node/screenAhead.ts)', ()
     expect(TEXTS.map((_, i) => batch.result(i))).toEqual(TEXTS.map((text) => screen(text, MAX_TEXT)));
   });
 
+  it('starts a helper again for the next large batch after one was ended, as the watcher keeps one across its ingests', async () => {
+    ahead = new ScreenAhead();
+    const first = ahead.screenAll(TEXTS, MAX_TEXT);
+    for (let waited = 0; first.posted() < TEXTS.length && waited < 60_000; waited += 50) busyFor(50);
+    ahead.close();
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the ended thread's exit is heard
+    const second = ahead.screenAll(TEXTS, MAX_TEXT);
+    for (let waited = 0; second.posted() < TEXTS.length && waited < 60_000; waited += 50) busyFor(50);
+    expect(TEXTS.map((_, i) => second.result(i))).toEqual(TEXTS.map((text) => screen(text, MAX_TEXT)));
+    expect(second.byHelper()).toBe(TEXTS.length);
+  });
+
   it(`screens a batch of fewer than ${MIN_PROPOSALS_AHEAD} proposals in place, without a thread`, () => {
     ahead = new ScreenAhead();
     const few = TEXTS.slice(0, MIN_PROPOSALS_AHEAD - 1);
