@@ -1,7 +1,8 @@
 /**
  * Case 7: how much memory `serve` holds on a big ledger: L learnings and R runs, already caught up
- * (the ledger is grown in-process first, its runs given learnings it has, so serve has nothing
- * to read), after the window's first calls (desk info, the first page of learnings). Resident
+ * (the ledger is ingested in-process first, so serve has nothing to read; its runs link to
+ * nothing, as serve holds no links in memory: `unlinkedLedger`), after the window's first calls
+ * (desk info, the first page of learnings). Resident
  * memory (VmRSS) is what the operator's machine pays for as long as the Desk is open, and
  * anything the store keeps in memory per learning (an index) shows here. Baseline: serve on an
  * empty factory.
@@ -53,7 +54,7 @@ export const memoryCase: BenchCase = {
   about: 'serve resident memory (VmRSS) with L learnings and R runs, caught up, after the first page ÷ serve on an empty factory',
   async run({ sizes, work }) {
     const spec = memorySpec(sizes.memoryRuns, sizes.memoryLearnings);
-    const dir = work.factoryCopy(work.ledger(spec), 'memory');
+    const dir = work.factoryCopy(work.unlinkedLedger(spec), 'memory');
     const learnings = countIn(ledgerPath(dir), 'learnings');
     const runs = countIn(ledgerPath(dir), 'runs');
     const empty = work.folder('memory-empty');
