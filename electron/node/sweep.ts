@@ -105,7 +105,6 @@ function sweepNow(db: Db, factory: string, settings: Settings, now: Date): Sweep
   const horizon = retentionHorizon(now, settings);
 
   const deleteHelp = stmt(db, 'DELETE FROM help_requests WHERE day < ?');
-  const deleteRunLearnings = stmt(db, 'DELETE FROM run_given WHERE run_seq IN (SELECT seq FROM runs WHERE day < ?)');
   const deleteRuns = stmt(db, 'DELETE FROM runs WHERE day < ?');
   // The log's day is the start of its time (schema migration 8): a time before the horizon day
   // sorts before the day's own name, one on that day after it.
@@ -141,7 +140,6 @@ function sweepNow(db: Db, factory: string, settings: Settings, now: Date): Sweep
   const { report, seq, files } = db
     .transaction(() => {
       const help_requests = deleteHelp.run(horizon).changes;
-      deleteRunLearnings.run(horizon);
       const runs = deleteRuns.run(horizon).changes;
       const proposals = deleteProposals.run(horizon).changes;
       const refused_lines = deleteRefused.run(horizon).changes;

@@ -395,11 +395,22 @@ export function openCopy(work: BenchWork, file: string, label: string): { db: Db
   return { db: openDb(copy), dir };
 }
 
-/** Rows of `table` in the ledger file `file` (opened read-only for the count). */
-export function countIn(file: string, table: 'learnings' | 'runs' | 'proposals' | 'run_given'): number {
+/**
+ * What the benchmark counts in a ledger: rows of a table, or the links from runs to learnings of
+ * their agent they were given (each run's list, schema migration 13).
+ */
+const COUNTED = {
+  learnings: 'SELECT count(*) FROM learnings',
+  runs: 'SELECT count(*) FROM runs',
+  proposals: 'SELECT count(*) FROM proposals',
+  links: 'SELECT count(*) FROM runs r, json_each(r.learnings) j CROSS JOIN learnings l ON l.id = j.value AND l.agent = r.agent',
+};
+
+/** One of `COUNTED` in the ledger file `file` (opened read-only for the count). */
+export function countIn(file: string, what: keyof typeof COUNTED): number {
   const db = openDb(file, { readonly: true });
   try {
-    return (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    return db.prepare(COUNTED[what]).pluck().get() as number;
   } finally {
     db.close();
   }

@@ -45,6 +45,13 @@ function writeAsVersion7(source: Db, file: string): void {
     .all() as string[];
   old.transaction(() => {
     for (const table of tables) {
+      if (table === 'run_given') {
+        // Version 7 kept a run's links as rows as well (until migration 13): the ids of its list
+        // the ledger knows.
+        old.exec(`INSERT OR IGNORE INTO main.run_given (learning_rowid, run_seq)
+          SELECT l.rowid, r.seq FROM src.runs r, json_each(r.learnings) j JOIN src.learnings l ON l.id = j.value`);
+        continue;
+      }
       const columns = (old.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table) as string[]).join(', ');
       old.exec(`INSERT INTO main.${table} (${columns}) SELECT ${columns} FROM src.${table}`);
     }

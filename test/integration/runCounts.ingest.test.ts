@@ -1,7 +1,7 @@
 /**
- * Worth a look's finished-run counts (schema migration 10, kept by triggers as runs finish), after
- * ingest of runs given real learnings: whatever the batch size, they must be what the runs and
- * what each was given say, counted afresh with the query the migration filled them with.
+ * Worth a look's finished-run counts (schema migrations 10 and 13, kept by triggers as runs
+ * finish), after ingest of runs given real learnings: whatever the batch size, they must be what
+ * the runs and what each was given say, counted afresh in plain code (recountedRuns).
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { ingestSync } from '../../electron/node/ingest.js';
@@ -9,6 +9,7 @@ import { ledgerPath, openDb, type Db } from '../../electron/node/store/db.js';
 import { DEFAULT_SETTINGS } from '../../electron/rules/settings.js';
 import { seededRandom } from '../../electron/rules/seededRandom.js';
 import { appendEvents, tempFactory, type TempFactory } from '../support/factory.js';
+import { keptRunCounts, recountedRuns } from '../support/ledger.js';
 import { proposed, runFinished, runStarted, type EventLine } from '../support/events.js';
 
 /** Lines per batch tried: one line a batch, batches that end anywhere, and every run in one. */
@@ -37,7 +38,8 @@ const at = (minute: number): string => new Date(Date.UTC(2026, 10, 20, 8, minute
 /**
  * A ledger of six learnings, then `runs` runs of two agents, each given a seeded subset of its
  * agent's learnings (and now and then an id the ledger does not know), overlapping, finished in
- * any order or not at all, ingested `maxLines` at a time.
+ * any order or not at all, ingested `maxLines` at a time. Now and then a run is also given a
+ * learning of the other agent, which counts for nothing but the run's own agent.
  */
 function ledgerWithRuns(seed: number, runs: number, maxLines: number): Db {
   const factory = tempFactory('layover-run-counts-');
@@ -54,6 +56,7 @@ function ledgerWithRuns(seed: number, runs: number, maxLines: number): Db {
     const agent = random() < 0.5 ? 'builder' : 'scout';
     const given = ids(agent).filter(() => random() < 0.7);
     if (random() < 0.2) given.push(`lrn_unknown_${i}`);
+    if (random() < 0.2) given.push(ids(agent === 'builder' ? 'scout' : 'builder')[0]!);
     const run = `run_${i}`;
     events.push(runStarted({ at: at(minute++), run, agent, learnings: given }));
     open.push({ run, agent });
@@ -68,34 +71,15 @@ function ledgerWithRuns(seed: number, runs: number, maxLines: number): Db {
   return db;
 }
 
-function counted(db: Db) {
-  return {
-    learnings: db.prepare('SELECT learning_rowid AS rowid, runs, succeeded FROM learning_run_counts WHERE runs > 0 ORDER BY 1').all(),
-    agents: db.prepare('SELECT agent, runs, succeeded FROM agent_run_counts WHERE runs > 0 ORDER BY 1').all(),
-  };
-}
-
-function recounted(db: Db) {
-  return {
-    learnings: db
-      .prepare(
-        `SELECT g.learning_rowid AS rowid, count(*) AS runs, sum(r.outcome = 'succeeded') AS succeeded
-         FROM run_given g JOIN runs r ON r.seq = g.run_seq WHERE r.finished_at IS NOT NULL GROUP BY 1 ORDER BY 1`,
-      )
-      .all(),
-    agents: db.prepare(`SELECT agent, count(*) AS runs, sum(outcome = 'succeeded') AS succeeded FROM runs WHERE finished_at IS NOT NULL GROUP BY 1 ORDER BY 1`).all(),
-  };
-}
-
 describe("Worth a look's run counts after ingest", () => {
   for (const seed of [5, 11, 23]) {
     it(`are what the runs and what each was given say, whatever the batch size (seed ${seed})`, () => {
       for (const maxLines of BATCHES) {
         const db = ledgerWithRuns(seed, 60, maxLines);
         try {
-          const counts = counted(db);
+          const counts = keptRunCounts(db);
           expect(counts.learnings.length).toBe(6);
-          expect(counts).toEqual(recounted(db));
+          expect(counts).toEqual(recountedRuns(db));
         } finally {
           db.close();
         }

@@ -9,7 +9,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SETTINGS, type Settings } from '../../electron/rules/settings.js';
 import { ledgerPath, type Db } from '../../electron/node/store/db.js';
 import { LAPSED_CANDIDATES, listSweeps, sweep } from '../../electron/node/sweep.js';
-import { freshLedgerEachTest } from '../support/ledger.js';
+import { freshLedgerEachTest, keptRunCounts } from '../support/ledger.js';
 import { matchingLearnings } from '../../electron/node/store/matching.js';
 import { insertLearning } from '../../electron/node/store/learnings.js';
 import type { LearningState } from '../../shared/domain.js';
@@ -38,8 +38,6 @@ function addRun(run: string, at: string, learnings: string[] = []): void {
     `INSERT INTO runs (run, seq, agent, chain, workflow, flags, routes, learnings, started_at, day)
      VALUES (?, (SELECT count(*) FROM runs), 'ag', 'c', 'wf', '{}', '[]', ?, ?, ?)`,
   ).run(run, JSON.stringify(learnings), at, utcDay(at));
-  const seq = (db.prepare('SELECT seq FROM runs WHERE run = ?').get(run) as { seq: number }).seq;
-  for (const id of learnings) db.prepare('INSERT INTO run_given (learning_rowid, run_seq) SELECT rowid, ? FROM learnings WHERE id = ?').run(seq, id);
 }
 
 function addProposal(at: string, learningId: string | null = null): void {
@@ -97,6 +95,7 @@ describe('sweeping events-like records by whole UTC day', () => {
     addLearning('lrn_b', 'confirmed', { last_at: ago(95) });
     addRun('r89', ago(89), ['lrn_a']);
     addRun('r91', ago(91), ['lrn_a', 'lrn_b']);
+    db.prepare(`UPDATE runs SET finished_at = started_at, outcome = 'succeeded'`).run();
     addProposal(ago(89));
     addProposal(ago(91));
     addProposal(ago(92));
@@ -107,7 +106,8 @@ describe('sweeping events-like records by whole UTC day', () => {
 
     expect(ids('help_requests')).toEqual(['h89']);
     expect(ids('runs', 'run')).toEqual(['r89']);
-    expect(db.prepare('SELECT r.run AS run FROM run_given g JOIN runs r ON r.seq = g.run_seq').all()).toEqual([{ run: 'r89' }]);
+    const lrnA = db.prepare(`SELECT rowid FROM learnings WHERE id = 'lrn_a'`).pluck().get();
+    expect(keptRunCounts(db)).toEqual({ learnings: [{ rowid: lrnA, runs: 1, succeeded: 1 }], agents: [{ agent: 'ag', runs: 1, succeeded: 1 }] });
     expect(ids('proposals', 'day')).toEqual([utcDay(ago(89))]);
     expect(ids('refused_lines', 'day')).toEqual([utcDay(ago(89))]);
     expect(report).toEqual({
@@ -138,13 +138,16 @@ describe('sweeping events-like records by whole UTC day', () => {
 });
 
 describe('sweeping learnings', () => {
-  it('a lapsed learning swept away takes its links to the runs it was given along, so a rowid used again inherits no runs', () => {
+  it('a lapsed learning swept away takes its run counts along, so a rowid used again inherits no runs', () => {
     addLearning('lrn_gone', 'lapsed', { last_at: ago(40), lapsed_at: ago(20) });
     addRun('r10', ago(10), ['lrn_gone']);
-    expect(db.prepare('SELECT count(*) AS n FROM run_given').get()).toEqual({ n: 1 });
+    db.prepare(`UPDATE runs SET finished_at = started_at, outcome = 'failed'`).run();
+    expect(keptRunCounts(db).learnings).toHaveLength(1);
     sweep(db, factory, settings(14), NOW);
     expect(ids('learnings')).toEqual([]);
-    expect(db.prepare('SELECT count(*) AS n FROM run_given').get()).toEqual({ n: 0 });
+    expect(keptRunCounts(db).learnings).toEqual([]);
+    addLearning('lrn_new', 'provisional', { last_at: ago(1) });
+    expect(keptRunCounts(db).learnings).toEqual([]);
   });
 
   it('a lapsed learning 13 days after it lapsed stays and one 15 days after goes, with its matches, search entry and history', () => {

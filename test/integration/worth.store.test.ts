@@ -12,7 +12,7 @@ import { decideLearnings } from '../../electron/node/store/decisions.js';
 import { CHAINS_OF_REDISCOVERY, dismissWorth, worthALook } from '../../electron/node/store/worth.js';
 import { sweep } from '../../electron/node/sweep.js';
 import { learningDetail } from '../../electron/node/store/learningQueries.js';
-import { freshLedgerEachTest } from '../support/ledger.js';
+import { freshLedgerEachTest, keptRunCounts, recountedRuns } from '../support/ledger.js';
 
 let db: Db;
 let factory: string;
@@ -172,34 +172,57 @@ describe('worth a look', () => {
   });
 
   it('keeps its run counts equal to what the runs and what they were given say, through finishes, a sweep of old runs and a deleted learning', () => {
-    const counted = () => ({
-      learnings: db.prepare('SELECT learning_rowid AS rowid, runs, succeeded FROM learning_run_counts WHERE runs > 0 ORDER BY 1').all(),
-      agents: db.prepare('SELECT agent, runs, succeeded FROM agent_run_counts WHERE runs > 0 ORDER BY 1').all(),
-    });
-    const recounted = () => ({
-      learnings: db
-        .prepare(
-          `SELECT g.learning_rowid AS rowid, count(*) AS runs, sum(r.outcome = 'succeeded') AS succeeded
-           FROM run_given g JOIN runs r ON r.seq = g.run_seq WHERE r.finished_at IS NOT NULL GROUP BY 1 ORDER BY 1`,
-        )
-        .all(),
-      agents: db
-        .prepare(`SELECT agent, count(*) AS runs, sum(outcome = 'succeeded') AS succeeded FROM runs WHERE finished_at IS NOT NULL GROUP BY 1 ORDER BY 1`)
-        .all(),
-    });
     const id = failingLearning(db);
     const other = propose(db, 'scout', 'the vendor mirror is read only on weekends');
     times(3, () => run(db, 'scout', [other], 'succeeded'));
     run(db, 'scout', [other], null);
-    expect(counted().learnings).toHaveLength(2);
-    expect(counted()).toEqual(recounted());
+    expect(keptRunCounts(db).learnings).toHaveLength(2);
+    expect(keptRunCounts(db)).toEqual(recountedRuns(db));
 
     db.prepare('DELETE FROM learnings WHERE id = ?').run(id);
-    expect(counted()).toEqual(recounted());
+    expect(keptRunCounts(db)).toEqual(recountedRuns(db));
 
     sweep(db, factory, DEFAULT_SETTINGS, new Date(BASE + 400 * 86_400_000));
     expect(db.prepare('SELECT count(*) AS n FROM runs').get()).toEqual({ n: 0 });
-    expect(counted()).toEqual(recounted());
+    expect(keptRunCounts(db)).toEqual(recountedRuns(db));
+  });
+});
+
+describe('which runs count for a learning', () => {
+  it('a run given a learning of another agent counts for its own agent, never for that learning', () => {
+    const id = failingLearning(db);
+    times(3, () => run(db, 'scout', [id], 'succeeded'));
+    const detail = learningDetail(db, id, DEFAULT_SETTINGS.learnings.max_per_run)!;
+    expect([detail.given.runs, detail.given.succeeded]).toEqual([10, 1]);
+    expect(detail.runs.map((r) => r.agent)).toEqual(Array(10).fill('builder'));
+    expect(keptRunCounts(db).agents).toEqual([
+      { agent: 'builder', runs: 30, succeeded: 20 },
+      { agent: 'scout', runs: 3, succeeded: 3 },
+    ]);
+  });
+
+  it('a finished run deleted by hand takes its count back from each learning it was given', () => {
+    const id = failingLearning(db);
+    const last = run(db, 'builder', [id], 'succeeded');
+    expect(learningDetail(db, id, DEFAULT_SETTINGS.learnings.max_per_run)!.given).toMatchObject({ runs: 11, succeeded: 2 });
+    db.prepare('DELETE FROM runs WHERE run = ?').run(last);
+    expect(learningDetail(db, id, DEFAULT_SETTINGS.learnings.max_per_run)!.given).toMatchObject({ runs: 10, succeeded: 1 });
+    expect(keptRunCounts(db)).toEqual(recountedRuns(db));
+  });
+
+  it('the runs in a learning\'s detail are exactly those of its agent whose list names it, newest first, however alike the ids', () => {
+    const id = failingLearning(db);
+    const lookalike = `${id}0`;
+    const named = run(db, 'builder', [lookalike, id], null);
+    run(db, 'builder', [lookalike], 'failed');
+    run(db, 'builder', [`x${id}`], 'failed');
+    const runsListed = learningDetail(db, id, DEFAULT_SETTINGS.learnings.max_per_run)!.runs.map((r) => r.run);
+    const expected = (db.prepare('SELECT run, learnings FROM runs WHERE agent = ? ORDER BY seq DESC').all('builder') as { run: string; learnings: string }[])
+      .filter((r) => (JSON.parse(r.learnings) as string[]).includes(id))
+      .map((r) => r.run);
+    expect(runsListed[0]).toBe(named);
+    expect(runsListed).toEqual(expected);
+    expect(runsListed).toHaveLength(11);
   });
 });
 

@@ -82,3 +82,53 @@ export function damageLedgerFile(file: string): void {
   for (let i = DAMAGE_FROM; i < DAMAGE_FROM + DAMAGE_BYTES; i++) bytes[i] = bytes[i]! ^ DAMAGE_MASK;
   fs.writeFileSync(file, bytes);
 }
+
+interface RunCountRow {
+  rowid?: number;
+  agent?: string;
+  runs: number;
+  succeeded: number;
+}
+
+/**
+ * Worth a look's finished-run counts as the ledger keeps them (learning_run_counts, agent_run_counts),
+ * only the rows with runs, in key order.
+ */
+export function keptRunCounts(db: Db): { learnings: RunCountRow[]; agents: RunCountRow[] } {
+  return {
+    learnings: db.prepare('SELECT learning_rowid AS rowid, runs, succeeded FROM learning_run_counts WHERE runs > 0 ORDER BY 1').all() as RunCountRow[],
+    agents: db.prepare('SELECT agent, runs, succeeded FROM agent_run_counts WHERE runs > 0 ORDER BY 1').all() as RunCountRow[],
+  };
+}
+
+/**
+ * The same counts taken afresh by the rule (docs/rules.md#worth-a-look), in plain code: every
+ * finished run counts for its agent, and for each learning of that agent its list names.
+ */
+export function recountedRuns(db: Db): { learnings: RunCountRow[]; agents: RunCountRow[] } {
+  const learningOf = new Map(
+    (db.prepare('SELECT rowid, id, agent FROM learnings').all() as { rowid: number; id: string; agent: string }[]).map((l) => [l.id, l]),
+  );
+  const learnings = new Map<number, RunCountRow>();
+  const agents = new Map<string, RunCountRow>();
+  const runs = db.prepare('SELECT agent, learnings, outcome FROM runs WHERE finished_at IS NOT NULL').all() as {
+    agent: string;
+    learnings: string;
+    outcome: string | null;
+  }[];
+  const add = <K>(map: Map<K, RunCountRow>, key: K, row: RunCountRow, succeeded: boolean) => {
+    const counts = map.get(key) ?? map.set(key, row).get(key)!;
+    counts.runs += 1;
+    if (succeeded) counts.succeeded += 1;
+  };
+  for (const run of runs) {
+    const succeeded = run.outcome === 'succeeded';
+    add(agents, run.agent, { agent: run.agent, runs: 0, succeeded: 0 }, succeeded);
+    for (const id of new Set(JSON.parse(run.learnings) as string[])) {
+      const learning = learningOf.get(id);
+      if (learning?.agent === run.agent) add(learnings, learning.rowid, { rowid: learning.rowid, runs: 0, succeeded: 0 }, succeeded);
+    }
+  }
+  const byKey = <K extends number | string>(map: Map<K, RunCountRow>) => [...map.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+  return { learnings: byKey(learnings), agents: byKey(agents) };
+}

@@ -87,8 +87,8 @@ export function learningDetail(db: Db, id: string, maxPerRun: number): LearningD
   ).all(id)
     .map(toHistoryEntry);
   // From the counts the ledger keeps as runs finish (schema migration 10, kept by triggers),
-  // as Worth a look reads them: counting run_given joined with runs here read every run the
-  // learning was given, for every detail opened.
+  // as Worth a look reads them: counting the runs here read every run the learning was given,
+  // for every detail opened.
   const none = { runs: 0, succeeded: 0 };
   const given = (stmt(
     db,
@@ -98,12 +98,15 @@ export function learningDetail(db: Db, id: string, maxPerRun: number): LearningD
     runs: number;
     succeeded: number;
   };
+  // A run's links are its own list (schema migration 13), counted for the learnings of its agent:
+  // its agent's runs newest first (runs_agent), those whose list names the id. `instr` on the id
+  // as the list writes it (JSON, runs.ts) passes over the others without reading their JSON.
   const runs = stmt(
     db,
-    `SELECT ${columnList(RUN_FIELDS, 'r')}
-     FROM run_given g JOIN runs r ON r.seq = g.run_seq
-     WHERE g.learning_rowid = (SELECT rowid FROM learnings WHERE id = ?) ORDER BY g.run_seq DESC LIMIT ?`,
-  ).all(id, DETAIL_RUNS)
+    `SELECT ${columnList(RUN_FIELDS, 'r')} FROM runs r
+     WHERE r.agent = ? AND instr(r.learnings, ?) > 0 AND EXISTS (SELECT 1 FROM json_each(r.learnings) WHERE value = ?)
+     ORDER BY r.seq DESC LIMIT ?`,
+  ).all(learning.agent, JSON.stringify(id), id, DETAIL_RUNS)
     .map(toRun);
   return {
     learning,

@@ -80,6 +80,7 @@ export function whyRunFinishRefused(recorded: RecordedRun | undefined, e: { run:
  */
 export function applyRunStarted(db: Db, e: RunStartedInput): void {
   const at = normTime(e.at);
+  // The learnings given are the run's list, once each: its finish counts them (schema migration 13).
   const given = JSON.stringify([...new Set(e.learnings)]);
   // The seq is the table's key (schema migration 12): SQLite gives the new row the next one.
   const inserted = stmt(
@@ -99,15 +100,6 @@ export function applyRunStarted(db: Db, e: RunStartedInput): void {
     utcDay(at),
   );
   if (inserted.changes === 0) throw new EventRefused(whyRunStartRefused(recordedRun(db, e.run), e) ?? `run ${e.run} could not be recorded`);
-  const seq = Number(inserted.lastInsertRowid);
-  // One statement links every given learning the ledger knows (schema migration 5).
-  if (e.learnings.length > 0) {
-    stmt(
-      db,
-      `INSERT OR IGNORE INTO run_given (learning_rowid, run_seq)
-       SELECT l.rowid, ? FROM json_each(?) j JOIN learnings l ON l.id = j.value`,
-    ).run(seq, given);
-  }
 }
 
 export interface RunFinishedResult {

@@ -18,7 +18,7 @@ export const LAPSED_KIND = 3;
 /**
  * The triggers that keep Worth a look's finished-run counts (migration 10, where they are
  * explained), as migration 12 puts them back on the rebuilt runs table: one text, so the two
- * cannot drift.
+ * cannot drift. Migration 13 replaces them, with the table of links they read.
  */
 const RUN_COUNT_TRIGGERS = `
   CREATE TRIGGER runs_count_finished AFTER UPDATE OF finished_at ON runs
@@ -583,6 +583,50 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX runs_outcome ON runs (outcome);
   CREATE INDEX runs_workflow ON runs (workflow);
   ${RUN_COUNT_TRIGGERS}
+  `,
+  // 13: a run's links to what it was given are its own list (runs.learnings), no longer a table.
+  // run_given held a row per learning a run was given, up to 25 a run: writing them at each start
+  // (the row and its index entry) and counting them one trigger each at the finish was about 10 µs
+  // a link, the largest share of a catch-up (3.6 million links in the benchmark's million events),
+  // and a sweep took them out again one trigger a link. Now a finish counts the ids of its list
+  // that name a learning of the run's agent, and deleting a finished run takes its count back in one
+  // statement a run, wherever the delete comes from (a sweep, a repair by hand). Only the agent's
+  // own learnings count: Worth a look sets a learning's runs against the rest of its agent's runs
+  // (docs/rules.md#worth-a-look), which another agent's run naming it is not part of. The
+  // counts are taken again from the runs under the new rule. The runs a learning was given are
+  // found by its agent's runs whose list names it (learningDetail). Each join is a CROSS JOIN, which
+  // SQLite never reorders: the ids of the list first, each looked up by the learnings' id. Left to
+  // itself the planner read every learning of the agent (by learnings_agent_state) for each run.
+  `
+  DROP TRIGGER runs_count_finished;
+  DROP TRIGGER runs_uncount;
+  DROP TRIGGER run_given_uncount;
+  DROP TABLE run_given;
+  DROP TRIGGER learnings_log_deleted;
+  CREATE TRIGGER learnings_log_deleted AFTER DELETE ON learnings BEGIN
+    INSERT INTO learning_deletions (learning_rowid, agent) VALUES (old.rowid, old.agent);
+    DELETE FROM learning_changes WHERE learning_rowid = old.rowid;
+    UPDATE proposal_log SET text = old.text, impact = old.impact WHERE at = old.first_at AND learning_id = old.id AND text IS NULL;
+  END;
+  DELETE FROM learning_run_counts;
+  INSERT INTO learning_run_counts (learning_rowid, runs, succeeded)
+    SELECT l.rowid, count(*), coalesce(sum(r.outcome = 'succeeded'), 0)
+    FROM runs r, json_each(r.learnings) j CROSS JOIN learnings l ON l.id = j.value AND l.agent = r.agent
+    WHERE r.finished_at IS NOT NULL GROUP BY l.rowid;
+  CREATE TRIGGER runs_count_finished AFTER UPDATE OF finished_at ON runs
+    WHEN old.finished_at IS NULL AND new.finished_at IS NOT NULL BEGIN
+    INSERT INTO learning_run_counts (learning_rowid, runs, succeeded)
+      SELECT l.rowid, 1, coalesce(new.outcome = 'succeeded', 0)
+      FROM json_each(new.learnings) j CROSS JOIN learnings l ON l.id = j.value WHERE l.agent = new.agent
+      ON CONFLICT (learning_rowid) DO UPDATE SET runs = runs + 1, succeeded = succeeded + excluded.succeeded;
+    INSERT INTO agent_run_counts (agent, runs, succeeded) VALUES (new.agent, 1, coalesce(new.outcome = 'succeeded', 0))
+      ON CONFLICT (agent) DO UPDATE SET runs = runs + 1, succeeded = succeeded + excluded.succeeded;
+  END;
+  CREATE TRIGGER runs_uncount AFTER DELETE ON runs WHEN old.finished_at IS NOT NULL BEGIN
+    UPDATE agent_run_counts SET runs = runs - 1, succeeded = succeeded - coalesce(old.outcome = 'succeeded', 0) WHERE agent = old.agent;
+    UPDATE learning_run_counts SET runs = runs - 1, succeeded = succeeded - coalesce(old.outcome = 'succeeded', 0)
+      WHERE learning_rowid IN (SELECT l.rowid FROM json_each(old.learnings) j CROSS JOIN learnings l ON l.id = j.value WHERE l.agent = old.agent);
+  END;
   `,
 ];
 

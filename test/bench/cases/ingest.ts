@@ -3,8 +3,7 @@
  *
  * Ingest runs as a factory grows (`growLedger`): a day file at a time, each day's runs given the
  * first of their agent's learnings as the Desk exported them after the day before, so every run
- * links to learnings the ledger has (`run_given`) and Worth a look counts them at its finish, as
- * in real use. Each day is one `ingestSync` on one `openDb` connection, as the CLI runs it; the
+ * names learnings the ledger has and Worth a look counts them at its finish, as in real use. Each day is one `ingestSync` on one `openDb` connection, as the CLI runs it; the
  * figure is those calls summed with the one export of the learnings files after the last day,
  * the work of one catch-up of every file (the exports after the other days, which only the
  * growing needs, are timed apart and given in the note). Filling a day's given ids and writing
@@ -76,7 +75,7 @@ export const ingestCase: BenchCase = {
           note:
             `ingest ${perSecond(ingest.ms)}, floor ${perSecond(base.ms)}; CPU (all threads) ${seconds(ingest.cpuMs)} and ${seconds(base.cpuMs)}, ${(ingest.cpuMs / base.cpuMs).toFixed(2)}×; ` +
             `the ${factory.files.length - 1} exports of learnings files after the days before the last, not counted, ${formatCount(dailyExports.ms)} ms; ` +
-            `${formatCount(countIn(file, 'learnings'))} learnings made, ${formatCount(countIn(file, 'run_given'))} links from runs to what they were given, ${ledger.refused} lines refused, ${(factory.bytes / 1024 ** 2).toFixed(0)} MB of events`,
+            `${formatCount(countIn(file, 'learnings'))} learnings made, ${formatCount(countIn(file, 'links'))} links from runs to what they were given, ${ledger.refused} lines refused, ${(factory.bytes / 1024 ** 2).toFixed(0)} MB of events`,
         },
       ],
     };
