@@ -201,13 +201,19 @@ describe('which runs count for a learning', () => {
     ]);
   });
 
-  it('a finished run deleted by hand takes its count back from each learning it was given', () => {
+  it('a sweep takes back the counts of the finished runs it deletes, and of no other run', () => {
     const id = failingLearning(db);
-    const last = run(db, 'builder', [id], 'succeeded');
+    const other = propose(db, 'scout', 'the vendor mirror is read only on weekends');
+    run(db, 'scout', [id, other], 'failed');
+    run(db, 'builder', [id], null);
+    clock += 100 * 24 * 60;
+    run(db, 'builder', [id], 'succeeded');
+    run(db, 'scout', [other], 'succeeded');
     expect(learningDetail(db, id, DEFAULT_SETTINGS.learnings.max_per_run)!.given).toMatchObject({ runs: 11, succeeded: 2 });
-    db.prepare('DELETE FROM runs WHERE run = ?').run(last);
-    expect(learningDetail(db, id, DEFAULT_SETTINGS.learnings.max_per_run)!.given).toMatchObject({ runs: 10, succeeded: 1 });
+    sweep(db, factory, DEFAULT_SETTINGS, new Date(BASE + 101 * 86_400_000));
+    expect(learningDetail(db, id, DEFAULT_SETTINGS.learnings.max_per_run)!.given).toMatchObject({ runs: 1, succeeded: 1 });
     expect(keptRunCounts(db)).toEqual(recountedRuns(db));
+    expect(keptRunCounts(db).learnings).toHaveLength(2);
   });
 
   it('the runs in a learning\'s detail are exactly those of its agent whose list names it, newest first, however alike the ids', () => {

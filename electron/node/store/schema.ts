@@ -589,17 +589,17 @@ export const MIGRATIONS: readonly string[] = [
   // (the row and its index entry) and counting them one trigger each at the finish was about 10 µs
   // a link, the largest share of a catch-up (3.6 million links in the benchmark's million events),
   // and a sweep took them out again one trigger a link. Now a finish counts the ids of its list
-  // that name a learning of the run's agent, and deleting a finished run takes its count back in one
-  // statement a run, wherever the delete comes from (a sweep, a repair by hand). Only the agent's
-  // own learnings count: Worth a look sets a learning's runs against the rest of its agent's runs
-  // (docs/rules.md#worth-a-look), which another agent's run naming it is not part of. The
-  // counts are taken again from the runs under the new rule. The runs a learning was given are
-  // found by its agent's runs whose list names it (learningDetail). Each join is a CROSS JOIN, which
-  // SQLite never reorders: the ids of the list first, each looked up by the learnings' id. Left to
-  // itself the planner read every learning of the agent (by learnings_agent_state) for each run.
+  // that name a learning of the run's agent. Only the agent's own learnings count: Worth a look
+  // sets a learning's runs against the rest of its agent's runs (docs/rules.md#worth-a-look), which
+  // another agent's run naming it is not part of. The counts are taken again from the runs under
+  // that rule. A sweep takes back what the finished runs it deletes counted, in one statement for
+  // all of them (sweep.ts, UNCOUNT_SWEPT_RUNS): one trigger a deleted run did it link by link, some
+  // 300 ms of a day's sweep. The runs a learning was given are found by its agent's runs whose list
+  // names it (learningDetail). The trigger's read of the list is a CROSS JOIN, which SQLite never
+  // reorders: the ids of the list first, each looked up by the learnings' id. Left to itself the
+  // planner read every learning of the agent (by learnings_agent_state) for each run.
   `
   DROP TRIGGER runs_count_finished;
-  DROP TRIGGER runs_uncount;
   DROP TRIGGER run_given_uncount;
   DROP TABLE run_given;
   DROP TRIGGER learnings_log_deleted;
@@ -621,11 +621,6 @@ export const MIGRATIONS: readonly string[] = [
       ON CONFLICT (learning_rowid) DO UPDATE SET runs = runs + 1, succeeded = succeeded + excluded.succeeded;
     INSERT INTO agent_run_counts (agent, runs, succeeded) VALUES (new.agent, 1, coalesce(new.outcome = 'succeeded', 0))
       ON CONFLICT (agent) DO UPDATE SET runs = runs + 1, succeeded = succeeded + excluded.succeeded;
-  END;
-  CREATE TRIGGER runs_uncount AFTER DELETE ON runs WHEN old.finished_at IS NOT NULL BEGIN
-    UPDATE agent_run_counts SET runs = runs - 1, succeeded = succeeded - coalesce(old.outcome = 'succeeded', 0) WHERE agent = old.agent;
-    UPDATE learning_run_counts SET runs = runs - 1, succeeded = succeeded - coalesce(old.outcome = 'succeeded', 0)
-      WHERE learning_rowid IN (SELECT l.rowid FROM json_each(old.learnings) j CROSS JOIN learnings l ON l.id = j.value WHERE l.agent = old.agent);
   END;
   `,
 ];
