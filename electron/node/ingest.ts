@@ -114,12 +114,13 @@ export const INGEST_CHECKPOINT_PAGES = 16_384;
 
 /**
  * How much of the ledger an ingest keeps in SQLite's page cache while it catches up: 64 MiB
- * (SQLite's default is 2 MB). A run's links to what it was given go into a table ordered by
- * learning (`run_given`), so each batch writes into the pages of every learning its runs were
- * given, far more pages than 2 MB holds; with the default cache they were read back and spilled
- * to the log again and again within one batch. Measured by the benchmark's ingest case at 300,000
- * events with real links, two runs each way, alternating: 13.2–14.2× the floor against
- * 17.2–18.3×, a fifth less CPU. Set for the catch-up only and put back after, so the memory is
+ * (SQLite's default is 2 MB). A run's finish adds to the count of each learning it was given
+ * (`learning_run_counts`, ordered by learning) and looks each one up, so each batch reads and writes
+ * pages all over those tables, far more than 2 MB holds; with the default cache they were read back
+ * and spilled to the log again and again within one batch. Measured by growing the benchmark's
+ * 300,000-event ledger with real links (schema migration 13), two runs each way, alternating:
+ * 45.1–47.6 s against 51.1–51.6 s (with the links' table before migration 13: 13.2–14.2× the floor
+ * against 17.2–18.3×). Set for the catch-up only and put back after, so the memory is
  * given back (SQLite frees the pages above a lowered limit). In the hosts it is the ingest
  * thread's connection that holds it, up to 64 MiB more while a catch-up runs; the benchmark's
  * `memory` case measures serve caught up, not during a catch-up, so that peak is not measured.
