@@ -88,7 +88,7 @@ export function endLearningBatch(db: Db): void {
  * Why last in a batch. FTS5 keeps the entries of a transaction in memory and writes them as one
  * segment at commit, but it must write them out at every statement savepoint of the transaction
  * too, and SQLite opens one for each statement that can write several rows and fail halfway: a
- * run's finish (its trigger keeps Worth a look's counts), linking a run to what it was given. In
+ * run's finish (its trigger keeps Worth a look's counts), for one. In
  * an ingest batch that meant a small segment written, and later merged, for nearly every finished
  * run: each finish cost four times as much as the same update in a transaction without FTS
  * (measured with `perf` on 100,000 events: `fts5SavepointMethod` flushing under
