@@ -47,7 +47,8 @@ interface LapsedRow {
  * the whole day, the ids grouped first, so each learning is looked up and written once: a trigger
  * on each deleted run did it id by id, about 7 µs a link, some 300 ms of a day's 3,000 runs
  * (their 37,000 links come down to under a thousand learnings). Only a learning that has a count
- * is written, so no count goes below what was counted.
+ * is written, so no count goes below what was counted. (`WHERE true`: the SELECT of an upsert
+ * needs a WHERE clause, or SQLite reads its ON CONFLICT as a join's constraint.)
  */
 export const UNCOUNT_SWEPT_RUNS = `INSERT INTO learning_run_counts (learning_rowid, runs, succeeded)
   SELECT l.rowid, -g.runs, -g.succeeded
