@@ -504,15 +504,11 @@ export class BenchWork {
 
   /** The ledger of `spec`'s factory, grown day by day ({@link growLedger}) the first time it is asked for. */
   ledger(spec: FactorySpec): IngestedLedger {
-    const key = specKey(spec);
-    let ledger = this.ledgers.get(key);
-    if (!ledger) {
+    return this.remembered(specKey(spec), () => {
       const factory = this.factory(spec);
       this.log(`ingesting ${formatCount(spec.events)} events day by day into a ledger the cases share`);
-      ledger = growLedger(this, factory, `ledger-${spec.events}`);
-      this.ledgers.set(key, ledger);
-    }
-    return ledger;
+      return growLedger(this, factory, `ledger-${spec.events}`);
+    });
   }
 
   /**
@@ -521,9 +517,7 @@ export class BenchWork {
    * no links in memory, and growing its two million events a day at a time took minutes.
    */
   unlinkedLedger(spec: FactorySpec): IngestedLedger {
-    const key = `unlinked ${specKey(spec)}`;
-    let ledger = this.ledgers.get(key);
-    if (!ledger) {
+    return this.remembered(`unlinked ${specKey(spec)}`, () => {
       const factory = this.factory(spec);
       this.log(`ingesting ${formatCount(spec.events)} events at once, their runs linked to nothing`);
       const dir = this.linkedFactory(factory, `unlinked-${spec.events}`);
@@ -533,9 +527,14 @@ export class BenchWork {
       } finally {
         checkpointAndClose(db);
       }
-      ledger = { factory, file: ledgerPath(dir) };
-      this.ledgers.set(key, ledger);
-    }
+      return { factory, file: ledgerPath(dir) };
+    });
+  }
+
+  /** The ledger kept under `key`, made by `make` the first time it is asked for. */
+  private remembered(key: string, make: () => IngestedLedger): IngestedLedger {
+    let ledger = this.ledgers.get(key);
+    if (!ledger) this.ledgers.set(key, (ledger = make()));
     return ledger;
   }
 
