@@ -36,6 +36,7 @@ import { utcDay } from '../rules/time.js';
 import { excerptOf } from '../rules/excerpt.js';
 import type { ScreenResult } from '../rules/screen.js';
 import { ScreenAhead } from './screenAhead.js';
+import { widenPageCache } from './store/pageCache.js';
 
 export interface RefusedRef {
   file: string;
@@ -112,20 +113,6 @@ export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
  */
 export const INGEST_CHECKPOINT_PAGES = 16_384;
 
-/**
- * How much of the ledger an ingest keeps in SQLite's page cache while it catches up: 64 MiB
- * (SQLite's default is 2 MB). A run's finish adds to the count of each learning it was given
- * (`learning_run_counts`, ordered by learning) and looks each one up, so each batch reads and writes
- * pages all over those tables, far more than 2 MB holds; with the default cache they were read back
- * and spilled to the log again and again within one batch. Measured by growing the benchmark's
- * 300,000-event ledger with real links (schema migration 13), two runs each way, alternating:
- * 45.1–47.6 s against 51.1–51.6 s (with the links' table before migration 13: 13.2–14.2× the floor
- * against 17.2–18.3×). Set for the catch-up only and put back after, so the memory is
- * given back (SQLite frees the pages above a lowered limit). In the hosts it is the ingest
- * thread's connection that holds it, up to 64 MiB more while a catch-up runs; the benchmark's
- * `memory` case measures serve caught up, not during a catch-up, so that peak is not measured.
- */
-export const INGEST_CACHE_KIB = 65_536;
 const EVENT_FILE = /^[^.].*\.jsonl$/;
 
 /** The events files in reading order (name order), with their sizes. */
@@ -497,9 +484,8 @@ export function* ingestSteps(db: Db, factory: string, options: IngestOptions): G
   // A connection that checkpoints nothing by itself (0) is left so.
   const checkpointPages = db.pragma('wal_autocheckpoint', { simple: true }) as number;
   if (checkpointPages !== 0) db.pragma(`wal_autocheckpoint = ${Math.max(checkpointPages, INGEST_CHECKPOINT_PAGES)}`);
-  // A negative cache_size is in KiB, a positive one in pages.
-  const cacheSize = db.pragma('cache_size', { simple: true }) as number;
-  db.pragma(`cache_size = -${INGEST_CACHE_KIB}`);
+  // The catch-up's pages stay in memory rather than spilling (store/pageCache.ts).
+  const narrowPageCache = widenPageCache(db);
   try {
     for (const f of files) {
       const fd = openEventFile(dir, f.name);
@@ -560,8 +546,8 @@ export function* ingestSteps(db: Db, factory: string, options: IngestOptions): G
     if (ahead !== options.screenAhead) ahead.close();
     if (db.open) {
       db.pragma(`wal_autocheckpoint = ${checkpointPages}`);
-      db.pragma(`cache_size = ${cacheSize}`);
     }
+    narrowPageCache();
   }
 
   const exported = options.export === false ? [] : exportPending(db, factory, settingsNow().learnings.max_per_run);

@@ -2,6 +2,8 @@
  * A person's decision is answered before SQLite's checkpoint copies it into the ledger file
  * (electron/node/answerDecision.ts): the answer does not wait for that copy, the checkpoint handed
  * back does it, and the automatic checkpoint is on again afterwards, also when the decision fails.
+ * While it runs, the connection keeps a wider page cache (store/pageCache.ts), and its own size
+ * is put back after, also when the decision fails.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -10,6 +12,7 @@ import { answerDecision } from '../../electron/node/answerDecision.js';
 import { ledgerPath, type Db } from '../../electron/node/store/db.js';
 import { insertLearning } from '../../electron/node/store/learnings.js';
 import { decideLearnings } from '../../electron/node/store/decisions.js';
+import { WIDE_PAGE_CACHE_KIB } from '../../electron/node/store/pageCache.js';
 import { freshLedgerEachTest } from '../support/ledger.js';
 
 let db: Db;
@@ -66,5 +69,33 @@ describe('a person decision, as the hosts answer it', () => {
     ).toThrow('a decision needs the name of the person making it');
     expect(handed).toBe(true);
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(CHECKPOINT_PAGES);
+  });
+
+  it('runs with the wider page cache and puts the connection\'s own size back after', () => {
+    const own = db.pragma('cache_size', { simple: true });
+    let during: unknown;
+    answerDecision(db, factory, 25, () => {
+      during = db.pragma('cache_size', { simple: true });
+      return reject(ids)();
+    }, () => {});
+    expect(during).toBe(-WIDE_PAGE_CACHE_KIB);
+    expect(db.pragma('cache_size', { simple: true })).toBe(own);
+  });
+
+  it('that fails still puts the connection\'s own page cache size back', () => {
+    const own = db.pragma('cache_size', { simple: true });
+    expect(() => answerDecision(db, factory, 25, () => decideLearnings(db, 'reject', { ids }, { by: ' ', now: new Date() }), () => {})).toThrow();
+    expect(db.pragma('cache_size', { simple: true })).toBe(own);
+  });
+
+  it('on a connection whose page cache is already wider keeps that cache as it is', () => {
+    db.pragma(`cache_size = -${WIDE_PAGE_CACHE_KIB * 2}`);
+    let during: unknown;
+    answerDecision(db, factory, 25, () => {
+      during = db.pragma('cache_size', { simple: true });
+      return reject(ids)();
+    }, () => {});
+    expect(during).toBe(-WIDE_PAGE_CACHE_KIB * 2);
+    expect(db.pragma('cache_size', { simple: true })).toBe(-WIDE_PAGE_CACHE_KIB * 2);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Where the write-ahead log is copied into the ledger file (docs/development.md#performance):
  * a catch-up lets up to INGEST_CHECKPOINT_PAGES pages build up in the log instead of a copy after
- * every batch, and keeps a larger page cache (INGEST_CACHE_KIB), putting the connection's own
+ * every batch, and keeps a larger page cache (store/pageCache.ts), putting the connection's own
  * settings back after; while the Desk runs, the copy a
  * person's decision hands back is made by the ingest worker, not on the window's event loop.
  */
@@ -12,7 +12,8 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../shared/api.js';
 import { Desk } from '../../electron/node/desk.js';
-import { INGEST_CACHE_KIB, INGEST_CHECKPOINT_PAGES, ingestSync } from '../../electron/node/ingest.js';
+import { INGEST_CHECKPOINT_PAGES, ingestSync } from '../../electron/node/ingest.js';
+import { WIDE_PAGE_CACHE_KIB } from '../../electron/node/store/pageCache.js';
 import { ledgerPath, openDb } from '../../electron/node/store/db.js';
 import { DEFAULT_SETTINGS } from '../../electron/rules/settings.js';
 import { proposed } from '../support/events.js';
@@ -82,7 +83,7 @@ describe('copying the write-ahead log into the ledger file', () => {
       const during: unknown[] = [];
       ingestSync(db, factory, { settings: DEFAULT_SETTINGS, export: false, maxLines: 100, onProgress: () => during.push(db.pragma('cache_size', { simple: true })) });
       expect(during.length).toBeGreaterThan(1);
-      expect(new Set(during)).toEqual(new Set([-INGEST_CACHE_KIB]));
+      expect(new Set(during)).toEqual(new Set([-WIDE_PAGE_CACHE_KIB]));
       expect(db.pragma('cache_size', { simple: true })).toBe(own);
     } finally {
       db.close();
