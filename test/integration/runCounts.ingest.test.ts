@@ -1,7 +1,8 @@
 /**
- * Worth a look's finished-run counts (schema migrations 10 and 13, kept by triggers as runs
- * finish), after ingest of runs given real learnings: whatever the batch size, they must be what
- * the runs and what each was given say, counted afresh in plain code (recountedRuns).
+ * Worth a look's finished-run counts (schema migrations 10, 13 and 14: tallied during an ingest
+ * batch and written at its end, store/runTally.ts), after ingest of runs given real learnings:
+ * whatever the batch size, they must be what the runs and what each was given say, counted afresh
+ * in plain code (recountedRuns); a batch rolled back counts none of its runs.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { ingestSync } from '../../electron/node/ingest.js';
@@ -10,6 +11,8 @@ import { DEFAULT_SETTINGS } from '../../electron/rules/settings.js';
 import { seededRandom } from '../../electron/rules/seededRandom.js';
 import { appendEvents, tempFactory, type TempFactory } from '../support/factory.js';
 import { keptRunCounts, recountedRuns } from '../support/ledger.js';
+import { applyRunFinished } from '../../electron/node/store/runs.js';
+import { abandonLearningBatch, beginLearningBatch, endLearningBatch } from '../../electron/node/store/learningWrites.js';
 import { proposed, runFinished, runStarted, type EventLine } from '../support/events.js';
 
 /** Lines per batch tried: one line a batch, batches that end anywhere, and every run in one. */
@@ -86,4 +89,48 @@ describe("Worth a look's run counts after ingest", () => {
       }
     });
   }
+});
+
+describe('the counts of the runs an ingest batch finishes', () => {
+  /** Finishes every run still open, in one batch as ingest makes it; `fail` rolls the batch back as a failing batch is. */
+  function finishOpenRuns(db: Db, fail: boolean): void {
+    const open = db.prepare('SELECT run, agent FROM runs WHERE finished_at IS NULL ORDER BY seq').all() as { run: string; agent: string }[];
+    expect(open.length).toBeGreaterThan(3);
+    try {
+      db.transaction(() => {
+        beginLearningBatch(db);
+        open.forEach(({ run, agent }, i) => applyRunFinished(db, { run, agent, outcome: i % 2 === 0 ? 'succeeded' : 'failed', at: at(500 + i) }));
+        if (fail) throw new Error('the batch fails');
+        endLearningBatch(db);
+      })();
+    } catch (error) {
+      abandonLearningBatch(db);
+      if (!fail) throw error;
+    }
+  }
+
+  it('are not in the ledger when the batch is rolled back, and count once when the same runs finish in the next', () => {
+    const db = ledgerWithRuns(5, 60, 5000);
+    try {
+      const before = keptRunCounts(db);
+      finishOpenRuns(db, true);
+      expect(keptRunCounts(db)).toEqual(before);
+      finishOpenRuns(db, false);
+      expect(keptRunCounts(db)).not.toEqual(before);
+      expect(keptRunCounts(db)).toEqual(recountedRuns(db));
+    } finally {
+      db.close();
+    }
+  });
+
+  it('are written at once for a run finished outside any batch', () => {
+    const db = ledgerWithRuns(11, 60, 5000);
+    try {
+      const [open] = db.prepare('SELECT run, agent FROM runs WHERE finished_at IS NULL ORDER BY seq').all() as { run: string; agent: string }[];
+      applyRunFinished(db, { run: open!.run, agent: open!.agent, outcome: 'succeeded', at: at(900) });
+      expect(keptRunCounts(db)).toEqual(recountedRuns(db));
+    } finally {
+      db.close();
+    }
+  });
 });

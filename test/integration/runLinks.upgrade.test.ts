@@ -14,6 +14,7 @@ import { MIGRATIONS, SCHEMA_VERSION } from '../../electron/node/store/schema.js'
 import { applyRunFinished, applyRunStarted } from '../../electron/node/store/runs.js';
 import { learningDetail } from '../../electron/node/store/learningQueries.js';
 import { UNCOUNT_SWEPT_RUNS } from '../../electron/node/sweep.js';
+import { COUNT_LEARNINGS } from '../../electron/node/store/runTally.js';
 import { DEFAULT_SETTINGS } from '../../electron/rules/settings.js';
 import { tempFactory, type TempFactory } from '../support/factory.js';
 import { keptRunCounts, recountedRuns } from '../support/ledger.js';
@@ -68,6 +69,7 @@ describe('a ledger written at schema version 12, upgraded', () => {
     try {
       expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
       expect(db.prepare(`SELECT count(*) FROM sqlite_schema WHERE name LIKE 'run_given%'`).pluck().get()).toBe(0);
+      expect(db.prepare(`SELECT count(*) FROM sqlite_schema WHERE name = 'runs_count_finished'`).pluck().get()).toBe(0);
       expect(keptRunCounts(db)).toEqual(recountedRuns(db));
       const given = (id: string) => learningDetail(db, id, DEFAULT_SETTINGS.learnings.max_per_run)!.given;
       expect(given('lrn_s1')).toMatchObject({ runs: 1, succeeded: 1 });
@@ -85,25 +87,17 @@ describe('a ledger written at schema version 12, upgraded', () => {
 });
 
 describe('counting runs', () => {
-  /** The read of a run's list in the trigger that counts its finish, as a query with the run's values as parameters. */
-  function finishRead(db: Db): string {
-    const trigger = db.prepare(`SELECT sql FROM sqlite_schema WHERE type = 'trigger' AND name = 'runs_count_finished'`).pluck().get() as string;
-    const read = /SELECT l\.rowid[^;]*?l\.agent = new\.agent/.exec(trigger);
-    if (!read) throw new Error('runs_count_finished no longer reads the run\'s list as this test expects');
-    return read[0].replace(/\bnew\.\w+/g, '?');
-  }
-
   function planOf(db: Db, sql: string): string {
     return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...Array(sql.split('?').length - 1).fill('x')) as { detail: string }[])
       .map((row) => row.detail)
       .join('\n');
   }
 
-  it('a finish looks each id of its list up by the learnings\' id, never reading the agent\'s learnings', () => {
+  it('the counts of a batch\'s finished runs look each id of their lists up by the learnings\' id, never reading the agent\'s learnings', () => {
     factory = tempFactory('layover-links-plan-');
     const db = openDb(ledgerPath(factory.dir));
     try {
-      const plan = planOf(db, finishRead(db));
+      const plan = planOf(db, COUNT_LEARNINGS);
       expect(plan).toMatch(/SEARCH l USING INDEX sqlite_autoindex_learnings_1 \(id=\?\)/);
       expect(plan).not.toMatch(/learnings_agent_state/);
     } finally {

@@ -12,7 +12,8 @@ import { LAPSED_CANDIDATES, listSweeps, sweep } from '../../electron/node/sweep.
 import { freshLedgerEachTest, keptRunCounts } from '../support/ledger.js';
 import { matchingLearnings } from '../../electron/node/store/matching.js';
 import { insertLearning } from '../../electron/node/store/learnings.js';
-import type { LearningState } from '../../shared/domain.js';
+import type { LearningState, RunOutcome } from '../../shared/domain.js';
+import { applyRunFinished } from '../../electron/node/store/runs.js';
 import { utcDay } from '../../electron/rules/time.js';
 import { addDays, retentionHorizon } from '../../electron/rules/retention.js';
 
@@ -38,6 +39,12 @@ function addRun(run: string, at: string, learnings: string[] = []): void {
     `INSERT INTO runs (run, seq, agent, chain, workflow, flags, routes, learnings, started_at, day)
      VALUES (?, (SELECT count(*) FROM runs), 'ag', 'c', 'wf', '{}', '[]', ?, ?, ?)`,
   ).run(run, JSON.stringify(learnings), at, utcDay(at));
+}
+
+/** Finishes every run still open, at its start, as ingest does (store/runs.ts), so Worth a look counts it. */
+function finishOpenRuns(outcome: RunOutcome): void {
+  const open = db.prepare('SELECT run, agent, started_at FROM runs WHERE finished_at IS NULL').all() as { run: string; agent: string; started_at: string }[];
+  for (const { run, agent, started_at } of open) applyRunFinished(db, { run, agent, outcome, at: started_at });
 }
 
 function addProposal(at: string, learningId: string | null = null): void {
@@ -95,7 +102,7 @@ describe('sweeping events-like records by whole UTC day', () => {
     addLearning('lrn_b', 'confirmed', { last_at: ago(95) });
     addRun('r89', ago(89), ['lrn_a']);
     addRun('r91', ago(91), ['lrn_a', 'lrn_b']);
-    db.prepare(`UPDATE runs SET finished_at = started_at, outcome = 'succeeded'`).run();
+    finishOpenRuns('succeeded');
     addProposal(ago(89));
     addProposal(ago(91));
     addProposal(ago(92));
@@ -141,7 +148,7 @@ describe('sweeping learnings', () => {
   it('a lapsed learning swept away takes its run counts along, so a rowid used again inherits no runs', () => {
     addLearning('lrn_gone', 'lapsed', { last_at: ago(40), lapsed_at: ago(20) });
     addRun('r10', ago(10), ['lrn_gone']);
-    db.prepare(`UPDATE runs SET finished_at = started_at, outcome = 'failed'`).run();
+    finishOpenRuns('failed');
     expect(keptRunCounts(db).learnings).toHaveLength(1);
     sweep(db, factory, settings(14), NOW);
     expect(ids('learnings')).toEqual([]);

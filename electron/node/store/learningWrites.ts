@@ -20,6 +20,7 @@ import type { Db } from './db.js';
 import { stmt } from './statements.js';
 import { LEARNING_COLUMNS, MUTABLE_FIELDS, NEXT_CHANGED, toLearning, type MutableField } from './learningRows.js';
 import { countRuns, runsToLapse, type FinishedRun } from '../../rules/ledger.js';
+import { RunTally, type TalliedRun } from './runTally.js';
 
 interface Batch {
   /** Learnings changed in this batch, by id, not written yet. */
@@ -30,6 +31,8 @@ interface Batch {
   changedOf: Map<string, Map<string, Learning>>;
   /** Per agent, its runs finished in the batch and its provisional learnings (loaded at the agent's first finished run). */
   counting: Map<string, AgentCount>;
+  /** Worth a look's counts of the runs finished in the batch, written at its end (runTally.ts). */
+  tally: RunTally;
   /** The search entries of the learnings inserted in the batch, written last (see {@link addSearchEntry}). */
   searchEntries: { rowid: number; text: string }[];
 }
@@ -69,7 +72,7 @@ const batches = new WeakMap<Db, Batch>();
 
 /** Starts keeping changed learnings in memory until {@link endLearningBatch}. */
 export function beginLearningBatch(db: Db): void {
-  batches.set(db, { changed: new Map(), stored: new Map(), changedOf: new Map(), counting: new Map(), searchEntries: [] });
+  batches.set(db, { changed: new Map(), stored: new Map(), changedOf: new Map(), counting: new Map(), tally: new RunTally(), searchEntries: [] });
 }
 
 /** Writes every learning changed in the batch (inside the batch's transaction) and ends it. */
@@ -79,7 +82,17 @@ export function endLearningBatch(db: Db): void {
   if (!batch) return;
   for (const count of batch.counting.values()) for (const c of count.provisional.values()) upToDate(batch, count, c);
   if (batch.changed.size > 0) writeLearnings(db, [...batch.changed.values()].map((l) => ({ after: l, before: batch.stored.get(l.id)! })));
+  batch.tally.write(db);
   for (const { rowid, text } of batch.searchEntries) writeSearchEntry(db, rowid, text);
+}
+
+/** Counts a finished run for Worth a look (runTally.ts): at the end of an open batch, or at once. */
+export function tallyFinishedRun(db: Db, run: TalliedRun): void {
+  const batch = batches.get(db);
+  if (batch) return batch.tally.add(run);
+  const once = new RunTally();
+  once.add(run);
+  once.write(db);
 }
 
 /**
@@ -88,9 +101,9 @@ export function endLearningBatch(db: Db): void {
  * Why last in a batch. FTS5 keeps the entries of a transaction in memory and writes them as one
  * segment at commit, but it must write them out at every statement savepoint of the transaction
  * too, and SQLite opens one for each statement that can write several rows and fail halfway: a
- * run's finish (its trigger keeps Worth a look's counts), for one. In
- * an ingest batch that meant a small segment written, and later merged, for nearly every finished
- * run: each finish cost four times as much as the same update in a transaction without FTS
+ * run's finish, for one, while a trigger kept Worth a look's counts (until schema migration 14,
+ * runTally.ts). In an ingest batch that meant a small segment written, and later merged, for
+ * nearly every finished run: each finish cost four times as much as the same update in a transaction without FTS
  * (measured with `perf` on 100,000 events: `fts5SavepointMethod` flushing under
  * `sqlite3VtabSavepoint`). Written after every other write of the batch, the entries go out once,
  * at commit. Nothing in a batch reads the search index, and the batch commits or rolls back as a

@@ -16,7 +16,7 @@ import { stmt } from './statements.js';
 import { equalsWhere, idSearch, type Condition } from './where.js';
 import { EventRefused, addHistory, normTime } from './learnings.js';
 import { utcDay } from '../../rules/time.js';
-import { countFinishedRun } from './learningWrites.js';
+import { countFinishedRun, tallyFinishedRun } from './learningWrites.js';
 import { helpOfRun } from './help.js';
 import { columnList, jsonColumn, rowReader } from './rowCheck.js';
 
@@ -46,9 +46,9 @@ export interface RecordedRun {
 }
 
 /** The ledger's record of `run` (its start time and seq too), or undefined when no start is recorded. */
-export function recordedRun(db: Db, run: string): (RecordedRun & { started_at: string; seq: number }) | undefined {
-  return stmt(db, 'SELECT seq, agent, started_at, finished_at FROM runs WHERE run = ?').get(run) as
-    | (RecordedRun & { started_at: string; seq: number })
+export function recordedRun(db: Db, run: string): (RecordedRun & { started_at: string; seq: number; learnings: string }) | undefined {
+  return stmt(db, 'SELECT seq, agent, started_at, finished_at, learnings FROM runs WHERE run = ?').get(run) as
+    | (RecordedRun & { started_at: string; seq: number; learnings: string })
     | undefined;
 }
 
@@ -121,6 +121,7 @@ export function applyRunFinished(db: Db, e: RunFinishedInput): RunFinishedResult
   const at = normTime(e.at);
   // By the seq just read (the table's key), so the run id is looked up once.
   stmt(db, 'UPDATE runs SET finished_at = ?, outcome = ? WHERE seq = ?').run(at, e.outcome, row.seq);
+  tallyFinishedRun(db, { agent: row.agent, learnings: row.learnings, succeeded: e.outcome === 'succeeded' });
 
   // Counted lazily in an ingest batch (learningWrites.ts): only the learnings this run lapses are seen here.
   const lapsed: string[] = [];

@@ -623,6 +623,14 @@ export const MIGRATIONS: readonly string[] = [
       ON CONFLICT (agent) DO UPDATE SET runs = runs + 1, succeeded = succeeded + excluded.succeeded;
   END;
   `,
+  // 14: a finished run's counts for Worth a look are no longer a trigger's. The trigger looked up
+  // every id of a run's list and upserted its learning's counts at each finish, a third of a
+  // catch-up's time; the runs finished in an ingest batch are now tallied by their agent and list
+  // and written once at the end of the batch, in its transaction (store/runTally.ts). The counts
+  // kept so far are already right: nothing else changes.
+  `
+  DROP TRIGGER runs_count_finished;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
