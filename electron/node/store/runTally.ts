@@ -11,8 +11,8 @@
  * Yet an agent's runs are mostly given the same list, since its learnings file is written again
  * only when its active learnings change. So during an ingest batch the finished runs are tallied
  * here, each agent's by the text of their list, and written when the batch commits, in its
- * transaction (learningWrites.ts): each distinct list's ids are looked up once, and each learning
- * gets one upsert a batch. Nothing reads these counts within a batch (only the window's Worth a
+ * transaction (learningWrites.ts): each learning a list names is looked up, and its counts
+ * written, once a batch. Nothing reads these counts within a batch (only the window's Worth a
  * look and a learning's detail do), and a batch that rolls back drops its tally with it, so the
  * counts are what counting at each finish gave, also across kills.
  */
@@ -30,16 +30,14 @@ export interface TalliedRun {
 type Counts = [runs: number, succeeded: number];
 
 /**
- * Adds each tallied list's counts to the learnings of the list's agent that it names. The list is
- * read by a CROSS JOIN, which SQLite never reorders: each id looked up by the learnings' id, as the
- * trigger it replaces did (left to itself the planner read every learning of the agent instead).
- * The `WHERE` also keeps the upsert's `ON CONFLICT` from being read as the join's.
+ * Adds each tallied learning id's counts to the learning of the agent it names, if there is one.
+ * The ids are read by a CROSS JOIN, which SQLite never reorders: each looked up by the learnings'
+ * id, as the trigger it replaces did (left to itself the planner read every learning of the agent
+ * instead). The `WHERE` also keeps the upsert's `ON CONFLICT` from being read as the join's.
  */
 export const COUNT_LEARNINGS = `INSERT INTO learning_run_counts (learning_rowid, runs, succeeded)
-  SELECT l.rowid, sum(t.value ->> 2), sum(t.value ->> 3)
-  FROM json_each(?) t, json_each(t.value ->> 1) j CROSS JOIN learnings l ON l.id = j.value
+  SELECT l.rowid, t.value ->> 2, t.value ->> 3 FROM json_each(?) t CROSS JOIN learnings l ON l.id = t.value ->> 1
   WHERE l.agent = t.value ->> 0
-  GROUP BY l.rowid
   ON CONFLICT (learning_rowid) DO UPDATE SET runs = runs + excluded.runs, succeeded = succeeded + excluded.succeeded`;
 
 const COUNT_AGENTS = `INSERT INTO agent_run_counts (agent, runs, succeeded)
@@ -63,17 +61,33 @@ export class RunTally {
     } else agent.lists.set(run.learnings, [1, succeeded]);
   }
 
-  /** Adds the tally to the ledger's counts (inside the caller's transaction) and empties it. */
+  /**
+   * Adds the tally to the ledger's counts (inside the caller's transaction) and empties it. Each
+   * distinct list is read once, and its ids' counts summed per agent, so a learning is looked up
+   * once however many lists name it: runs given up to 25 of their agent's learnings mostly name
+   * a first few of the same ones, in lists of different lengths. An id a list names twice counts
+   * twice, as it did when a trigger counted each finish, and as a sweep takes it back.
+   */
   write(db: Db): void {
     if (this.agents.size === 0) return;
     const agents: [string, number, number][] = [];
-    const lists: [string, string, number, number][] = [];
-    for (const [agent, { counts, lists: ofAgent }] of this.agents) {
+    const learnings: [string, string, number, number][] = [];
+    for (const [agent, { counts, lists }] of this.agents) {
       agents.push([agent, ...counts]);
-      for (const [list, [runs, succeeded]] of ofAgent) lists.push([agent, list, runs, succeeded]);
+      const ofAgent = new Map<string, Counts>();
+      for (const [list, [runs, succeeded]] of lists) {
+        for (const id of JSON.parse(list) as string[]) {
+          const sum = ofAgent.get(id);
+          if (sum) {
+            sum[0] += runs;
+            sum[1] += succeeded;
+          } else ofAgent.set(id, [runs, succeeded]);
+        }
+      }
+      for (const [id, [runs, succeeded]] of ofAgent) learnings.push([agent, id, runs, succeeded]);
     }
     this.agents.clear();
-    stmt(db, COUNT_LEARNINGS).run(JSON.stringify(lists));
+    stmt(db, COUNT_LEARNINGS).run(JSON.stringify(learnings));
     stmt(db, COUNT_AGENTS).run(JSON.stringify(agents));
   }
 }
