@@ -65,8 +65,8 @@ export class RunTally {
    * Adds the tally to the ledger's counts (inside the caller's transaction) and empties it. Each
    * distinct list is read once, and its ids' counts summed per agent, so a learning is looked up
    * once however many lists name it: runs given up to 25 of their agent's learnings mostly name
-   * a first few of the same ones, in lists of different lengths. An id a list names twice counts
-   * twice, as it did when a trigger counted each finish, and as a sweep takes it back.
+   * a first few of the same ones, in lists of different lengths. A list names each id once: a
+   * run's start keeps it so (runs.ts).
    */
   write(db: Db): void {
     if (this.agents.size === 0) return;
