@@ -11,8 +11,8 @@
  *   Measured by growing the benchmark's 300,000-event ledger with real links, two runs each way,
  *   alternating: 45.1–47.6 s against 51.1–51.6 s.
  * - A reject of 10,000 learnings rewrites most pages of the learnings table and adds as many
- *   history lines: on a copy of that ledger (63,676 learnings, flushed to disk first), two runs
- *   each way, alternating, the decision with its commit took 205–218 ms against 256–260 ms.
+ *   history lines: on a copy of that ledger (63,676 learnings, flushed to disk first), five runs
+ *   each way, alternating, the decision with its commit took 205–220 ms against 256–285 ms.
  *
  * Put back after, so the memory is given back: SQLite frees the pages above a lowered limit. A
  * connection whose cache is already at least this wide keeps it. In the hosts a catch-up runs on
