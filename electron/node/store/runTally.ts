@@ -8,13 +8,13 @@
  * its finish: it looked up every id of the run's list and added one to that learning's counts, a
  * dozen lookups and upserts for each run, which was a third of a catch-up's time (growing the
  * benchmark's 300,000-event ledger: 25.1–30.0 s with the trigger, 17.9–19.0 s with it dropped).
- * Yet an agent's runs are mostly given the same list, since its learnings file is written again
- * only when its active learnings change. So during an ingest batch the finished runs are tallied
- * here, each agent's by the text of their list, and written when the batch commits, in its
- * transaction (learningWrites.ts): each learning a list names is looked up, and its counts
- * written, once a batch. Nothing reads these counts within a batch (only the window's Worth a
- * look and a learning's detail do), and a batch that rolls back drops its tally with it, so the
- * counts are what counting at each finish gave, also across kills.
+ * Yet an agent's runs are mostly given the same few learnings, the first of its learnings file,
+ * which is written again only when its active learnings change. So during an ingest batch the
+ * finished runs are tallied here, each agent's by the text of their list, and written when the
+ * batch commits, in its transaction (learningWrites.ts): each learning a list names is looked up,
+ * and its counts written, once a batch. Nothing reads these counts within a batch (only the
+ * window's Worth a look and a learning's detail do), and a batch that rolls back drops its tally
+ * with it, so the counts are what counting at each finish gave, also across kills.
  */
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
