@@ -10,7 +10,7 @@ import { ledgerPath, openDb, type Db } from '../../electron/node/store/db.js';
 import { DEFAULT_SETTINGS } from '../../electron/rules/settings.js';
 import { seededRandom } from '../../electron/rules/seededRandom.js';
 import { appendEvents, tempFactory, type TempFactory } from '../support/factory.js';
-import { keptRunCounts, recountedRuns } from '../support/ledger.js';
+import { keptRunCounts, openRuns, recountedRuns } from '../support/ledger.js';
 import { applyRunFinished } from '../../electron/node/store/runs.js';
 import { abandonLearningBatch, beginLearningBatch, endLearningBatch } from '../../electron/node/store/learningWrites.js';
 import { proposed, runFinished, runStarted, type EventLine } from '../support/events.js';
@@ -94,7 +94,7 @@ describe("Worth a look's run counts after ingest", () => {
 describe('the counts of the runs an ingest batch finishes', () => {
   /** Finishes every run still open, in one batch as ingest makes it; `fail` rolls the batch back as a failing batch is. */
   function finishOpenRuns(db: Db, fail: boolean): void {
-    const open = db.prepare('SELECT run, agent FROM runs WHERE finished_at IS NULL ORDER BY seq').all() as { run: string; agent: string }[];
+    const open = openRuns(db);
     expect(open.length).toBeGreaterThan(3);
     try {
       db.transaction(() => {
@@ -126,7 +126,7 @@ describe('the counts of the runs an ingest batch finishes', () => {
   it('are written at once for a run finished outside any batch', () => {
     const db = ledgerWithRuns(11, 60, 5000);
     try {
-      const [open] = db.prepare('SELECT run, agent FROM runs WHERE finished_at IS NULL ORDER BY seq').all() as { run: string; agent: string }[];
+      const [open] = openRuns(db);
       applyRunFinished(db, { run: open!.run, agent: open!.agent, outcome: 'succeeded', at: at(900) });
       expect(keptRunCounts(db)).toEqual(recountedRuns(db));
     } finally {

@@ -9,7 +9,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SETTINGS, type Settings } from '../../electron/rules/settings.js';
 import { ledgerPath, type Db } from '../../electron/node/store/db.js';
 import { LAPSED_CANDIDATES, listSweeps, sweep } from '../../electron/node/sweep.js';
-import { freshLedgerEachTest, keptRunCounts } from '../support/ledger.js';
+import { freshLedgerEachTest, keptRunCounts, openRuns } from '../support/ledger.js';
 import { matchingLearnings } from '../../electron/node/store/matching.js';
 import { insertLearning } from '../../electron/node/store/learnings.js';
 import type { LearningState, RunOutcome } from '../../shared/domain.js';
@@ -43,8 +43,7 @@ function addRun(run: string, at: string, learnings: string[] = []): void {
 
 /** Finishes every run still open, at its start, as ingest does (store/runs.ts), so Worth a look counts it. */
 function finishOpenRuns(outcome: RunOutcome): void {
-  const open = db.prepare('SELECT run, agent, started_at FROM runs WHERE finished_at IS NULL').all() as { run: string; agent: string; started_at: string }[];
-  for (const { run, agent, started_at } of open) applyRunFinished(db, { run, agent, outcome, at: started_at });
+  for (const { run, agent, started_at } of openRuns(db)) applyRunFinished(db, { run, agent, outcome, at: started_at });
 }
 
 function addProposal(at: string, learningId: string | null = null): void {

@@ -132,3 +132,8 @@ export function recountedRuns(db: Db): { learnings: RunCountRow[]; agents: RunCo
   const byKey = <K extends number | string>(map: Map<K, RunCountRow>) => [...map.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
   return { learnings: byKey(learnings), agents: byKey(agents) };
 }
+
+/** The runs with a start and no finish yet, oldest first: what a test finishes through `applyRunFinished`. */
+export function openRuns(db: Db): { run: string; agent: string; started_at: string }[] {
+  return db.prepare('SELECT run, agent, started_at FROM runs WHERE finished_at IS NULL ORDER BY seq').all() as { run: string; agent: string; started_at: string }[];
+}

@@ -45,11 +45,12 @@ export interface RecordedRun {
   finished_at: string | null;
 }
 
-/** The ledger's record of `run` (its start time and seq too), or undefined when no start is recorded. */
-export function recordedRun(db: Db, run: string): (RecordedRun & { started_at: string; seq: number; learnings: string }) | undefined {
-  return stmt(db, 'SELECT seq, agent, started_at, finished_at, learnings FROM runs WHERE run = ?').get(run) as
-    | (RecordedRun & { started_at: string; seq: number; learnings: string })
-    | undefined;
+/** What a finish needs of its run besides {@link RecordedRun}: its seq, start and list of given learnings (JSON text). */
+type RecordedRunRow = RecordedRun & { seq: number; started_at: string; learnings: string };
+
+/** The ledger's record of `run`, or undefined when no start is recorded. */
+export function recordedRun(db: Db, run: string): RecordedRunRow | undefined {
+  return stmt(db, 'SELECT seq, agent, started_at, finished_at, learnings FROM runs WHERE run = ?').get(run) as RecordedRunRow | undefined;
 }
 
 /**
