@@ -103,9 +103,9 @@ export function tallyFinishedRun(db: Db, run: TalliedRun): void {
  * too, and SQLite opens one for each statement that can write several rows and fail halfway: a
  * run's finish, for one, while a trigger kept Worth a look's counts (until schema migration 14,
  * runTally.ts). In an ingest batch that meant a small segment written, and later merged, for
- * nearly every finished run: each finish cost four times as much as the same update in a transaction without FTS
- * (measured with `perf` on 100,000 events: `fts5SavepointMethod` flushing under
- * `sqlite3VtabSavepoint`). Written after every other write of the batch, the entries go out once,
+ * nearly every finished run: each finish cost four times as much as the same update in a
+ * transaction without FTS (measured with `perf` on 100,000 events: `fts5SavepointMethod`
+ * flushing under `sqlite3VtabSavepoint`). Written after every other write of the batch, the entries go out once,
  * at commit. Nothing in a batch reads the search index, and the batch commits or rolls back as a
  * whole, so no reader sees a learning without its entry.
  */

@@ -8,10 +8,11 @@
  * probing the index and loading the learnings it matched, on a connection with the wider page
  * cache ingest's connection keeps while it catches up (store/pageCache.ts). With SQLite's 2 MB
  * default instead, which ingest never matches with, a matched learning's row was read from the
- * file by the OS on most calls, and that read was most of the slowest calls. The one-off form the agent-side
- * `check` uses (`matchingLearnings`, a transaction and the staleness reads on every call) is timed
- * too, in a second pass against the same brute force, and reported without a target: it is not
- * what a stream of proposals costs.
+ * file by the OS on most calls, and that read was most of the slowest calls. The one-off form
+ * the agent-side `check` uses (`matchingLearnings`, a transaction and the staleness reads on
+ * every call) is timed too, in a second pass against the same brute force, on SQLite's own page
+ * cache as that command opens the ledger, and reported without a target: it is not what a
+ * stream of proposals costs.
  *
  * The brute force holds every learning's fingerprint in memory as interned word ids in flat typed
  * arrays. For a proposal it marks its words in a table indexed by word id, then walks all the
