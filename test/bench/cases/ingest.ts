@@ -3,8 +3,8 @@
  *
  * Ingest runs as a factory grows (`growLedger`): a day file at a time, each day's runs given the
  * first of their agent's learnings as the Desk exported them after the day before, so every run
- * names learnings the ledger has and Worth a look counts them for every finished run, as in real use.
- * Each day is one `ingestSync` on one `openDb` connection, as the CLI runs it; the
+ * names learnings the ledger has and Worth a look counts them for every finished run, as in
+ * real use. Each day is one `ingestSync` on one `openDb` connection, as the CLI runs it; the
  * figure is those calls summed with the one export of the learnings files after the last day,
  * the work of one catch-up of every file (the exports after the other days, which only the
  * growing needs, are timed apart and given in the note). Filling a day's given ids and writing
