@@ -55,7 +55,7 @@ export default tseslint.config(
         {
           object: 'db',
           property: 'prepare',
-          message: 'Use stmt(db, sql) (store/statements.ts). A statement switched into raw/pluck mode needs its own prepare: disable this rule on that line and say why.',
+          message: 'Use stmt(db, sql), or rawStmt(db, sql) for rows as arrays (store/statements.ts). A statement switched into pluck mode, or raw SQL made anew at each call, needs its own prepare: disable this rule on that line and say why.',
         },
       ],
       // A mode switched on a cached statement sticks to it for every later caller of the same SQL.

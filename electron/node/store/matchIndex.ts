@@ -53,6 +53,13 @@ import { containmentHolds, holdsDigit, rewordingHolds, sameCounts, scanWords, ty
  */
 const ID_BASE = 2 ** 24;
 
+/**
+ * The containment door for a longer learning stops intersecting word lists once this few
+ * candidates are left: each is then decided on an exact count, which costs less than reading
+ * the remaining lists of common words (docs/development.md, session 11).
+ */
+const FEW_CANDIDATES = 4;
+
 // ---------------------------------------------------------------------------------------------
 // Bounds, all derived from the rule's door functions and memoised per size.
 
@@ -177,25 +184,37 @@ class ByWord<T = number[]> {
   }
 }
 
+/** The containable sets that begin with one word: their second words, ascending, and for each the slots of the sets that begin with the two. */
+interface PairList {
+  seconds: number[];
+  slots: number[][];
+}
+
 interface Partition {
   /** Word id → slots whose set holds it, in slot order. */
   postings: ByWord;
-  /** Word id → (slot, position) pairs, flat, for the words in each set's rewording prefix. */
+  /**
+   * Word id → (slot, position, size) triples, flat, for the words in each set's rewording prefix.
+   * The size is kept beside the slot because the size filter reads it for every entry a probe
+   * meets, and reading it from the set's place was a read at a random place in memory each.
+   */
   prefixes: ByWord;
   /**
-   * Smallest id → second smallest id → slots whose set begins with those two (containable sets
-   * only). Two levels rather than one map of packed pairs: a pair of ids packed into one number
-   * is beyond V8's small integers, so every one of the proposal's pairs looked up made a number
-   * object and hashed it (the largest part of a probe), and a proposal word that begins no
-   * containable set now skips all its pairs with one array read.
+   * Smallest id → the second smallest ids of the containable sets beginning with it, sorted, and
+   * their slots. Two levels rather than one map of packed pairs: a pair of ids packed into one
+   * number is beyond V8's small integers, so every one of the proposal's pairs looked up made a
+   * number object and hashed it, and a proposal word that begins no containable set skips all
+   * its pairs with one array read. Sorted second words rather than a map of them: the proposal's
+   * ids are sorted too, so one merge of the two finds every pair, where a map lookup for each of
+   * the proposal's pairs was a few reads at random places each (a tenth of a probe).
    */
-  pairs: ByWord<Map<number, number[]>>;
+  pairs: ByWord<PairList>;
 }
 
 const newList = (): number[] => [];
 
 function newPartition(): Partition {
-  return { postings: new ByWord(newList), prefixes: new ByWord(newList), pairs: new ByWord(() => new Map<number, number[]>()) };
+  return { postings: new ByWord(newList), prefixes: new ByWord(newList), pairs: new ByWord((): PairList => ({ seconds: [], slots: [] })) };
 }
 
 /** What a probe cost: how many learnings were compared word by word. */
@@ -228,10 +247,13 @@ export class AgentMatchIndex {
   private readonly slotOf = new Map<number, number>();
   private readonly partitions: [Partition, Partition] = [newPartition(), newPartition()];
   private deadSlots = 0;
-  // Per-probe scratch, stamped instead of cleared.
-  private stamp = new Uint32Array(1024);
-  private seen = new Uint32Array(1024);
-  private overlap = new Int32Array(1024);
+  /**
+   * Per-probe scratch, stamped with the probe's epoch instead of cleared: for slot s,
+   * `[3s]` the epoch its overlap was last reset in, `[3s + 1]` that overlap (−1 once pruned),
+   * `[3s + 2]` the epoch it was last decided in. One array, not three, so that a slot's three
+   * are one read from memory instead of three.
+   */
+  private scratch = new Int32Array(3 * 1024);
   private epoch = 0;
 
   /**
@@ -374,12 +396,16 @@ export class AgentMatchIndex {
     const part = this.partitions[negated ? 1 : 0];
     for (let k = start; k < start + n; k++) part.postings.list(ids[k]!).push(slot);
     const b = bounds(n);
-    for (let j = 0; j < b.prefix; j++) part.prefixes.list(ids[start + j]!).push(slot, j);
+    for (let j = 0; j < b.prefix; j++) part.prefixes.list(ids[start + j]!).push(slot, j, n);
     if (b.containable) {
-      const seconds = part.pairs.list(ids[start]!);
-      const list = seconds.get(ids[start + 1]!);
-      if (list) list.push(slot);
-      else seconds.set(ids[start + 1]!, [slot]);
+      const pairs = part.pairs.list(ids[start]!);
+      const second = ids[start + 1]!;
+      const at = lowerBound(pairs.seconds, second);
+      if (pairs.seconds[at] === second) pairs.slots[at]!.push(slot);
+      else {
+        pairs.seconds.splice(at, 0, second);
+        pairs.slots.splice(at, 0, [slot]);
+      }
     }
   }
 
@@ -401,15 +427,18 @@ export class AgentMatchIndex {
     this.nextEpoch();
     const found: number[] = [];
     const decide = (slot: number): void => {
-      if (this.seen[slot] === this.epoch || this.alive[slot] !== 1) return;
-      this.seen[slot] = this.epoch;
+      if (this.scratch[3 * slot + 2] === this.epoch || this.alive[slot] !== 1) return;
+      this.scratch[3 * slot + 2] = this.epoch;
       if (stats) stats.examined++;
       if (this.sameAs(probe, slot)) found.push(slot);
     };
     this.rewordingCandidates(probe, part, decide);
     this.containedCandidates(probe, part, decide);
     this.containingCandidates(probe, part, decide);
-    return found.sort((a, b) => a - b).map((slot) => this.rowids[slot]!);
+    if (found.length > 1) found.sort((a, b) => a - b);
+    const rowids: number[] = [];
+    for (const slot of found) rowids.push(this.rowids[slot]!);
+    return rowids;
   }
 
   private sizeOf(slot: number): number {
@@ -422,26 +451,33 @@ export class AgentMatchIndex {
     const p = ids.length;
     const b = bounds(p);
     const touched: number[] = [];
+    const scratch = this.scratch;
+    const epoch = this.epoch;
     for (let i = 0; i < b.prefix; i++) {
       const entries = part.prefixes.get(ids[i]!);
       if (!entries) continue;
-      for (let e = 0; e < entries.length; e += 2) {
-        const slot = entries[e]!;
-        const q = this.sizeOf(slot);
+      for (let e = 0; e < entries.length; e += 3) {
+        const q = entries[e + 2]!;
         if (q < b.rewordLo || q > b.rewordHi) continue;
-        if (this.stamp[slot] !== this.epoch) {
-          this.stamp[slot] = this.epoch;
-          this.overlap[slot] = 0;
+        const j = entries[e + 1]!;
+        const need = b.rewordNeed[q]!;
+        const after = Math.min(p - i - 1, q - j - 1);
+        // Before the slot's scratch is read: the words the two share before positions i and j
+        // are at most min(i, j), so this bound holds whatever earlier entries counted.
+        if (Math.min(i, j) + 1 + after < need) continue;
+        const slot = entries[e]!;
+        const at = 3 * slot;
+        if (scratch[at] !== epoch) {
+          scratch[at] = epoch;
+          scratch[at + 1] = 0;
           touched.push(slot);
         }
-        const sofar = this.overlap[slot]!;
+        const sofar = scratch[at + 1]!;
         if (sofar < 0) continue; // pruned: cannot reach the overlap rewording needs
-        const j = entries[e + 1]!;
-        const most = sofar + 1 + Math.min(p - i - 1, q - j - 1);
-        this.overlap[slot] = most < b.rewordNeed[q]! ? -1 : sofar + 1;
+        scratch[at + 1] = sofar + 1 + after < need ? -1 : sofar + 1;
       }
     }
-    for (const slot of touched) if (this.overlap[slot]! > 0) decide(slot);
+    for (const slot of touched) if (scratch[3 * slot + 1]! > 0) decide(slot);
   }
 
   /** Door 2: a learning contained in the proposal begins with a pair of the proposal's words. */
@@ -452,15 +488,24 @@ export class AgentMatchIndex {
     if (lo > p) return;
     // The contained set's first word is followed by at least lo − 1 more of the proposal's words.
     for (let i = 0; i + lo <= p; i++) {
-      const seconds = part.pairs.get(ids[i]!); // none for a word no learning holds
-      if (!seconds) continue;
-      for (let j = i + 1; j + lo - 1 <= p; j++) {
-        const slots = seconds.get(ids[j]!);
-        if (!slots) continue;
-        for (const slot of slots) {
-          const q = this.sizeOf(slot);
-          // Its other q − 2 words all come after position j of the proposal.
-          if (q >= lo && q <= p - j + 1) decide(slot);
+      const pairs = part.pairs.get(ids[i]!); // none for a word no learning holds
+      if (!pairs) continue;
+      // The second word at position j, with j + lo − 1 ≤ p: merged with the sorted seconds.
+      const seconds = pairs.seconds;
+      let k = 0;
+      for (let j = i + 1; j + lo - 1 <= p && k < seconds.length; ) {
+        const x = ids[j]!;
+        const y = seconds[k]!;
+        if (x < y) j++;
+        else if (x > y) k++;
+        else {
+          for (const slot of pairs.slots[k]!) {
+            const q = this.sizeOf(slot);
+            // Its other q − 2 words all come after position j of the proposal.
+            if (q >= lo && q <= p - j + 1) decide(slot);
+          }
+          j++;
+          k++;
         }
       }
     }
@@ -468,28 +513,32 @@ export class AgentMatchIndex {
 
   /**
    * Door 3: a learning containing the proposal holds every one of its words, so it is in the
-   * slot list of each of them: the candidates are the intersection of those lists, taken from
-   * the shortest up. Taking only the shortest list (the first version) let through every
-   * learning holding the proposal's least frequent word; for a proposal made of common words
-   * that was hundreds of learnings, most of the p99's cost.
+   * slot list of each of them: the candidates are in the intersection of those lists. Taking only
+   * the shortest list (the first version) let through every learning holding the proposal's least
+   * frequent word; for a proposal made of common words that was hundreds of learnings.
+   *
+   * The lists are intersected in the order of the proposal's ids, rarest word first, so the
+   * shortest lists usually come first without reading any list's length, and the intersection
+   * stops once {@link FEW_CANDIDATES} are left: those few are decided on an exact count anyway,
+   * and reading every list (one for each of the proposal's words, the common ones long) was the
+   * slowest part of the slowest probes. Any subset of the lists holds every learning that
+   * contains the proposal, so stopping early only leaves more to decide, never misses one.
    */
   private containingCandidates(probe: Probe, part: Partition, decide: (slot: number) => void): void {
     const ids = probe.ids;
     const p = ids.length;
     const hi = bounds(p).containingHi;
     if (hi <= p || probe.unknown) return;
-    const lists: number[][] = [];
+    let candidates: readonly number[] = [];
     for (let i = 0; i < p; i++) {
       const list = part.postings.get(ids[i]!);
       if (!list) return; // no learning holds this word, so none holds them all
-      lists.push(list);
+      candidates = i === 0 ? list : intersection(candidates, list);
+      if (candidates.length <= FEW_CANDIDATES) break;
     }
-    lists.sort((a, b) => a.length - b.length);
-    // Sizes are checked on what is left of the intersection, not on the shortest list: a size is
+    // Sizes are checked on what is left of the intersection, not on the first list: a size is
     // a read at a random place in memory for each slot, where the intersection reads its lists
-    // in order, and for a short proposal of common words the shortest list has thousands.
-    let candidates = lists[0]!;
-    for (let k = 1; k < lists.length && candidates.length > 0; k++) candidates = intersection(candidates, lists[k]!);
+    // in order, and for a short proposal of common words the first list can have thousands.
     for (const slot of candidates) {
       const q = this.sizeOf(slot);
       if (q > p && q <= hi) decide(slot);
@@ -521,30 +570,27 @@ export class AgentMatchIndex {
   }
 
   private probeOf(fp: Fingerprint): Probe {
-    const ids = new Int32Array(fp.words.length);
+    const words = fp.words;
+    const ids = new Int32Array(words.length);
     let unknown = 0;
-    fp.words.forEach((word, i) => {
-      const id = this.wordIds.get(word);
+    for (let i = 0; i < words.length; i++) {
+      const word = words[i]!;
       // A word no learning holds sorts first, as a word first seen now would be numbered.
-      ids[i] = id ?? idOf(-1 - unknown++, word);
-    });
-    ids.sort();
+      ids[i] = this.wordIds.get(word) ?? idOf(-1 - unknown++, word);
+    }
+    sortRange(ids, 0, ids.length);
     return { ids, digits: countDigits(ids), negated: fp.negated, unknown: unknown > 0 };
   }
 
   private nextEpoch(): void {
     const n = this.slots;
-    if (this.stamp.length < n) {
-      const size = Math.max(n, this.stamp.length * 2);
-      this.stamp = new Uint32Array(size);
-      this.seen = new Uint32Array(size);
-      this.overlap = new Int32Array(size);
+    if (this.scratch.length < 3 * n) {
+      this.scratch = new Int32Array(3 * Math.max(n, (this.scratch.length / 3) * 2));
       this.epoch = 0;
     }
     this.epoch++;
-    if (this.epoch === 0xffffffff) {
-      this.stamp.fill(0);
-      this.seen.fill(0);
+    if (this.epoch === 0x7fffffff) {
+      this.scratch.fill(0);
       this.epoch = 1;
     }
   }
@@ -573,6 +619,18 @@ function intersection(few: readonly number[], many: readonly number[]): number[]
   return out;
 }
 
+/** The first index of the ascending `list` whose item is not below `item` (its length when none is). */
+function lowerBound(list: readonly number[], item: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]! < item) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /**
  * Sorts `a[from .. to)` in place, ascending. A set is a few dozen ids at most, where insertion
  * sort beats making a typed-array view per learning to call the built-in sort on.
@@ -589,7 +647,7 @@ function sortRange(a: Int32Array, from: number, to: number): void {
   }
 }
 
-type TypedArray = Int32Array | Uint32Array | Float64Array | Uint8Array;
+type TypedArray = Int32Array | Float64Array | Uint8Array;
 
 /** `array` if it holds `length` items, else a copy with room for at least that many (doubling, so appends stay cheap). */
 function grown<A extends TypedArray>(array: A, length: number): A {

@@ -21,8 +21,8 @@ import type { Learning } from '../../../shared/domain.js';
 import { fingerprint, type Fingerprint } from '../../rules/sameness.js';
 import type { Db } from './db.js';
 import { AgentMatchIndex, type ProbeStats } from './matchIndex.js';
-import { stmt } from './statements.js';
-import { LEARNING_COLUMNS, toLearning } from './learningRows.js';
+import { rawStmt, stmt } from './statements.js';
+import { LEARNING_COLUMNS, learningFromColumns } from './learningRows.js';
 import { withChanges } from './learningWrites.js';
 import { deletedSince, lastDeletion } from './deletions.js';
 
@@ -87,21 +87,16 @@ function agentIndex(db: Db, agent: string): AgentMatchIndex {
   const index = ledgerIndex(db);
   let found = index.agents.get(agent);
   if (!found || found.wantsRebuild) {
-    // Rowid order makes the index's slots oldest first, the order matches come back in. Raw rows
-    // (no object per learning), from a statement of its own since raw mode sticks to it
-    // (statements.ts); it runs once per agent and connection, so compiling it is nothing.
-    // eslint-disable-next-line no-restricted-properties -- raw mode, see above
-    const rows = db
-      .prepare('SELECT rowid, text FROM learnings WHERE agent = ? AND rowid <= ? ORDER BY rowid')
-      .raw()
-      .all(agent, index.maxRowid) as [number, string][];
+    // Rowid order makes the index's slots oldest first, the order matches come back in. Raw rows:
+    // no object per learning.
+    const rows = rawStmt(db, 'SELECT rowid, text FROM learnings WHERE agent = ? AND rowid <= ? ORDER BY rowid').all(agent, index.maxRowid) as [number, string][];
     found = AgentMatchIndex.fromTexts(rows);
     index.agents.set(agent, found);
   }
   return found;
 }
 
-/** Built once (statements.ts). */
+/** Built once (statements.ts). Read raw: see `learningFromColumns`. */
 const LEARNING_BY_ROWID = `SELECT ${LEARNING_COLUMNS} FROM learnings WHERE rowid = ?`;
 
 /**
@@ -112,9 +107,11 @@ const LEARNING_BY_ROWID = `SELECT ${LEARNING_COLUMNS} FROM learnings WHERE rowid
 export function matchesInStep(db: Db, agent: string, fp: Fingerprint): Learning[] {
   matchStats.probes++;
   const rowids = agentIndex(db, agent).match(fp, matchStats);
-  const read = stmt(db, LEARNING_BY_ROWID);
+  const read = rawStmt(db, LEARNING_BY_ROWID);
+  const found: Learning[] = [];
+  for (const rowid of rowids) found.push(learningFromColumns(read.get(rowid)!));
   // An open ingest batch's changes included (learningWrites.ts).
-  return withChanges(db, rowids.map((rowid) => toLearning(read.get(rowid))));
+  return withChanges(db, found);
 }
 
 /**
