@@ -166,7 +166,11 @@ class ByWord<T = number[]> {
   get(id: number): T | undefined {
     if (id < 0) return undefined; // a proposal's word that no learning holds
     const rank = id >>> 1;
-    return rank >= ID_BASE ? this.known[rank - ID_BASE] : this.later[ID_BASE - 1 - rank];
+    const side = rank >= ID_BASE ? this.known : this.later;
+    const at = rank >= ID_BASE ? rank - ID_BASE : ID_BASE - 1 - rank;
+    // Checked rather than read past the end: a read past an array's end sends V8's optimised
+    // code back to the interpreter the first time it happens, which landed in timed calls.
+    return at < side.length ? side[at] : undefined;
   }
 
   /** The value of `id`, created empty when it has none. */

@@ -100,13 +100,22 @@ function agentIndex(db: Db, agent: string): AgentMatchIndex {
 const LEARNING_BY_ROWID = `SELECT ${LEARNING_COLUMNS} FROM learnings WHERE rowid = ?`;
 
 /**
+ * The rowids of the agent's learnings the same as `fp`, oldest first, from the index alone (no
+ * row read), for a caller whose transaction has called {@link syncMatchIndex}. The benchmark
+ * times it apart from {@link matchesInStep} to tell the filters' cost from the rows' read.
+ */
+export function matchedRowids(db: Db, agent: string, fp: Fingerprint): number[] {
+  matchStats.probes++;
+  return agentIndex(db, agent).match(fp, matchStats);
+}
+
+/**
  * The agent's learnings the same as `fp`, oldest first, for a caller whose transaction has
  * called {@link syncMatchIndex}: what ingest does for every proposal of a batch (the index is
  * brought in step once a batch, not once a proposal), and so what the benchmark times.
  */
 export function matchesInStep(db: Db, agent: string, fp: Fingerprint): Learning[] {
-  matchStats.probes++;
-  const rowids = agentIndex(db, agent).match(fp, matchStats);
+  const rowids = matchedRowids(db, agent, fp);
   const read = rawStmt(db, LEARNING_BY_ROWID);
   const found: Learning[] = [];
   for (const rowid of rowids) found.push(learningFromColumns(read.get(rowid)!));

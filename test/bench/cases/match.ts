@@ -12,7 +12,9 @@
  * the agent-side `check` uses (`matchingLearnings`, a transaction and the staleness reads on
  * every call) is timed too, in a second pass against the same brute force, on SQLite's own page
  * cache as that command opens the ledger, and reported without a target: it is not what a
- * stream of proposals costs.
+ * stream of proposals costs. So is the index's probe alone (`matchedRowids`: fingerprint and
+ * filters, no row read), in a third pass: it tells what the filters cost from what reading the
+ * matched learnings adds.
  *
  * The brute force holds every learning's fingerprint in memory as interned word ids in flat typed
  * arrays. For a proposal it marks its words in a table indexed by word id, then walks all the
@@ -29,7 +31,7 @@
 import path from 'node:path';
 import { fingerprint, sameFingerprint, MIN_WORDS_TO_CONTAIN, MOST_ELABORATION, REWORDING_THRESHOLD, type Fingerprint } from '../../../electron/rules/sameness.js';
 import { openDb, type Db } from '../../../electron/node/store/db.js';
-import { matchesInStep, matchingLearnings, matchStats, syncMatchIndex } from '../../../electron/node/store/matching.js';
+import { matchedRowids, matchesInStep, matchingLearnings, matchStats, syncMatchIndex } from '../../../electron/node/store/matching.js';
 import { widenPageCache } from '../../../electron/node/store/pageCache.js';
 import { ProposalTexts } from '../corpus.js';
 import { ONE_AGENT, formatCount, measured, percentile, result, timed, type BenchCase } from '../harness.js';
@@ -183,10 +185,23 @@ export const matchCase: BenchCase = {
         oneOff.push(got.ms);
         if (!sameSet(expected.value, got.value.map((l) => l.id))) disagreements++;
       }
+      const probeOnly: number[] = [];
+      const probeBrute: number[] = [];
+      db.transaction(() => {
+        syncMatchIndex(db);
+        for (const text of proposals) {
+          const expected = measured(() => flat.matching(text));
+          const got = measured(() => matchedRowids(db, ONE_AGENT, fingerprint(text)));
+          probeBrute.push(expected.ms);
+          probeOnly.push(got.ms);
+          if (expected.value.length !== got.value.length) disagreements++;
+        }
+      })();
       const at = `${formatCount(ledger.learnings)} learnings of one agent`;
       const speedup = { on: 'ratio', most: 1 / LEAST_SPEEDUP } as const;
       const { p50, p99, b50, b99 } = percentiles(indexed, brute);
       const once = percentiles(oneOff, oneOffBrute);
+      const probe = percentiles(probeOnly, probeBrute);
       return {
         results: [
           {
@@ -200,6 +215,10 @@ export const matchCase: BenchCase = {
           {
             result: result(`match: p99 of one one-off matchingLearnings call against ${at}`, once.p99, 'ms', once.b99, null),
             note: `a transaction and the staleness reads per call, as the agent-side check makes it: brute force ÷ it = ${(once.b50 / once.p50).toFixed(1)}× at p50, ${(once.b99 / once.p99).toFixed(1)}× at p99`,
+          },
+          {
+            result: result(`match: p99 of the index's probe alone (no row read) against ${at}`, probe.p99, 'ms', probe.b99, null),
+            note: `fingerprint and filters, the matched learnings not read: brute force ÷ it = ${(probe.b50 / probe.p50).toFixed(1)}× at p50, ${(probe.b99 / probe.p99).toFixed(1)}× at p99`,
           },
           {
             result: result(`match: learnings examined per proposal against ${at}`, examined, 'learnings', null, { on: 'value', most: ledger.learnings / 20 }),
