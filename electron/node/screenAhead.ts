@@ -99,10 +99,13 @@ export class ScreenAhead {
           if (state === UNCLAIMED) return screen(texts[index]!, maxText);
           if (state === PASSED_BY_HELPER) return byHelper({ ok: true, text: passedText(texts[index]!) });
           if (state === REFUSED_BY_HELPER) {
-            // Posted before the text was marked, so it is on the port by now.
+            // Posted before the text was marked, so it is on the port by now, unless `close`
+            // closed the port with the helper: then the text is screened here. Waiting for a
+            // message that can no longer come cost a second of spinning for every refusal the
+            // helper had given before it was closed.
             for (let got = this.receive(); got !== undefined; got = this.receive()) if (got.job === job) refusals.set(got.index, got.result);
             const refusal = refusals.get(index);
-            if (refusal !== undefined) return byHelper(refusal);
+            return refusal !== undefined ? byHelper(refusal) : screen(texts[index]!, maxText);
           }
           const left = giveUpAt - Date.now();
           if (left <= 0 || this.failed) return screen(texts[index]!, maxText);
