@@ -149,6 +149,7 @@ describe('the plain row check made from a schema', () => {
       const values = Object.keys(Learning.shape).map((key) => row[key]);
       expect(answer(() => byColumns(values))).toEqual(answer(() => byName(row)));
     }
+    expect(() => byColumns(undefined)).toThrow(/^the ledger's row does not check out: [^\n]+$/);
     expect(() => columnsReader(z.object({ j: jsonColumn(z.object({})) }), name)).toThrow(/plain check/);
   });
 });

@@ -118,7 +118,7 @@ export function matchesInStep(db: Db, agent: string, fp: Fingerprint): Learning[
   const rowids = matchedRowids(db, agent, fp);
   const read = rawStmt(db, LEARNING_BY_ROWID);
   const found: Learning[] = [];
-  for (const rowid of rowids) found.push(learningFromColumns(read.get(rowid)!));
+  for (const rowid of rowids) found.push(learningFromColumns(read.get(rowid)));
   // An open ingest batch's changes included (learningWrites.ts).
   return withChanges(db, found);
 }

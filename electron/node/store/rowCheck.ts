@@ -117,11 +117,12 @@ export function plainCheck(schema: z.ZodType): ((row: unknown) => Record<string,
  * better-sqlite3 naming every column of every row, which cold cost matching a third of its row
  * read (docs/development.md, session 11). A schema without a plain check is not read this way.
  */
-export function columnsReader<S extends z.ZodObject>(schema: S, name: (row: Record<string, unknown>) => string): (values: readonly unknown[]) => z.output<S> {
+export function columnsReader<S extends z.ZodObject>(schema: S, name: (row: Record<string, unknown>) => string): (values: readonly unknown[] | undefined) => z.output<S> {
   const fields = plainFields(schema);
   if (!fields) throw new Error('columnsReader: the schema has a field the plain check does not know; read its rows with rowReader');
   const slow = rowReader(schema, name);
   return (values) => {
+    if (!Array.isArray(values)) return slow(values); // no row at all: zod says so, in the reader's one line
     const out: Record<string, unknown> = {};
     for (let i = 0; i < fields.length; i++) {
       const [key, test] = fields[i]!;

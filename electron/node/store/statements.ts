@@ -14,10 +14,11 @@
  * and the next `openDb` gives a new object with a fresh cache).
  *
  * Only for SQL whose text is fixed or takes one of a few forms (no interpolated values: a dynamic
- * `WHERE` comes from `where.ts`, which names columns and binds the values), and never
- * for a statement the caller switches into `pluck`/`raw`/`expand` mode: those modes stick to the
- * statement and would leak into every other user of it (raw rows come from {@link rawStmt}). A statement being iterated is busy, so
- * do not reuse one while an `iterate()` over it is still open.
+ * `WHERE` comes from `where.ts`, which names columns and binds the values), and never for a
+ * statement the caller switches into `pluck`/`raw`/`expand` mode: those modes stick to the
+ * statement and would leak into every other user of it (raw rows come from {@link rawStmt}). A
+ * statement being iterated is busy, so do not reuse one while an `iterate()` over it is still
+ * open.
  */
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
