@@ -105,9 +105,9 @@ export function tallyFinishedRun(db: Db, run: TalliedRun): void {
  * runTally.ts). In an ingest batch that meant a small segment written, and later merged, for
  * nearly every finished run: each finish cost four times as much as the same update in a
  * transaction without FTS (measured with `perf` on 100,000 events: `fts5SavepointMethod`
- * flushing under `sqlite3VtabSavepoint`). Written after every other write of the batch, the entries go out once,
- * at commit. Nothing in a batch reads the search index, and the batch commits or rolls back as a
- * whole, so no reader sees a learning without its entry.
+ * flushing under `sqlite3VtabSavepoint`). Written after every other write of the batch, the
+ * entries go out once, at commit. Nothing in a batch reads the search index, and the batch
+ * commits or rolls back as a whole, so no reader sees a learning without its entry.
  */
 export function addSearchEntry(db: Db, rowid: number, text: string): void {
   const batch = batches.get(db);

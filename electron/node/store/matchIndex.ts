@@ -612,22 +612,15 @@ function intersection(few: readonly number[], many: readonly number[]): number[]
       lo = hi + 1;
       hi += stride;
     }
-    hi = Math.min(hi, many.length);
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (many[mid]! < slot) lo = mid + 1;
-      else hi = mid;
-    }
+    lo = lowerBound(many, slot, lo, Math.min(hi, many.length));
     if (lo === many.length) break;
     if (many[lo] === slot) out.push(slot);
   }
   return out;
 }
 
-/** The first index of the ascending `list` whose item is not below `item` (its length when none is). */
-function lowerBound(list: readonly number[], item: number): number {
-  let lo = 0;
-  let hi = list.length;
+/** The first index in `[lo, hi)` of the ascending `list` whose item is not below `item` (`hi` when none is). */
+function lowerBound(list: readonly number[], item: number, lo = 0, hi = list.length): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (list[mid]! < item) lo = mid + 1;
