@@ -40,6 +40,12 @@ export function href(view: View, params: Record<string, string | undefined> = {}
   return `#/${view}${q ? `?${q}` : ''}`;
 }
 
+/** A route's address in its one written form, so two spellings of the same route compare equal. */
+const addressOf = (route: Route): string => href(route.view, route.params);
+
+/** The window's address, in that form. */
+const parsedAddress = (): string => addressOf(parseHash(window.location.hash));
+
 export interface NavState {
   route: Route;
   go(view: View, params?: Record<string, string | undefined>): void;
@@ -58,6 +64,14 @@ export function createNavStore() {
       set({ route: parseHash(target) });
     },
     replace(params) {
+      // The address changed and its hashchange is not heard yet (a view picked, a link followed,
+      // an address typed): that change wins. Writing this view's parameters over it would put
+      // the window back on the view being left; a request list that finished loading just then
+      // did so to a window opened on another view (docs/window.md#the-address).
+      if (parsedAddress() !== addressOf(get().route)) {
+        get().sync();
+        return;
+      }
       const { view, params: current } = get().route;
       const target = href(view, params);
       if (target === href(view, current)) return;
@@ -66,7 +80,7 @@ export function createNavStore() {
     },
     sync() {
       const route = parseHash(window.location.hash);
-      if (href(route.view, route.params) !== href(get().route.view, get().route.params)) set({ route });
+      if (addressOf(route) !== addressOf(get().route)) set({ route });
     },
   }));
 }
