@@ -590,7 +590,11 @@ export class AgentMatchIndex {
   private nextEpoch(): void {
     const n = this.slots;
     if (this.scratch.length < 3 * n) {
-      this.scratch = new Int32Array(3 * Math.max(n, (this.scratch.length / 3) * 2));
+      // Written through once, here: a new typed array's memory is only mapped by the system page
+      // by page as it is first touched, and each such page fault (10 µs or so on these virtual
+      // machines) then landed in whichever probe first stamped a slot on it, a few hundred of the
+      // first thousand probes at 100,000 learnings (docs/development.md, session 12).
+      this.scratch = new Int32Array(3 * Math.max(n, (this.scratch.length / 3) * 2)).fill(0);
       this.epoch = 0;
     }
     this.epoch++;
