@@ -14,7 +14,8 @@
  * cache as that command opens the ledger, and reported without a target: it is not what a
  * stream of proposals costs. So is the index's probe alone (`matchedRowids`: fingerprint and
  * filters, no row read), in a third pass: it tells what the filters cost from what reading the
- * matched learnings adds.
+ * matched learnings adds. And a computation of fixed length, timed in every turn of the first
+ * pass, tells how far this machine alone spreads a call between its p50 and its p99.
  *
  * The brute force holds every learning's fingerprint in memory as interned word ids in flat typed
  * arrays. For a proposal it marks its words in a table indexed by word id, then walks all the
@@ -119,23 +120,46 @@ function loadFlat(db: Db, agent: string): { flat: FlatFingerprints; idOfRowid: M
 
 const sameSet = (a: string[], b: string[]): boolean => a.length === b.length && [...a].sort().join() === [...b].sort().join();
 
+/**
+ * Rounds of {@link fixedComputation}: about 40 µs here, the order of matching's median. It is
+ * timed in every turn beside the two sides, so that each run shows what this machine alone
+ * spreads a call of fixed length over between its p50 and its p99 (a virtual machine's other
+ * tenants and its interrupts), to read matching's own p99 against (docs/development.md, session 12).
+ */
+const FIXED_ROUNDS = 24_000;
+
+/** Arithmetic of a fixed length that reads no memory, so the CPU caches' state does not change its time. */
+function fixedComputation(): number {
+  let x = 1;
+  for (let i = 0; i < FIXED_ROUNDS; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+  }
+  return x;
+}
+
 /** Both sides' times for each proposal in turn, how many answers differ, and how many proposals matched something. */
 interface Turns {
   indexed: number[];
   brute: number[];
+  /** {@link fixedComputation}'s time in each turn. */
+  fixed: number[];
   disagreements: number;
   matched: number;
 }
 
 /**
- * Times `match` and the brute force on every proposal, one after the other, and compares their
- * answers (`ids` turns what `match` gave into learning ids, untimed).
+ * Times `match`, the brute force and the fixed computation on every proposal, one after the
+ * other, and compares the first two's answers (`ids` turns what `match` gave into learning ids,
+ * untimed).
  */
 function inTurns<T>(flat: FlatFingerprints, proposals: readonly string[], match: (text: string) => T, ids: (value: T) => string[]): Turns {
-  const turns: Turns = { indexed: [], brute: [], disagreements: 0, matched: 0 };
+  const turns: Turns = { indexed: [], brute: [], fixed: [], disagreements: 0, matched: 0 };
   for (const text of proposals) {
     const expected = measured(() => flat.matching(text));
     const got = measured(() => match(text));
+    turns.fixed.push(measured(fixedComputation).ms);
     turns.brute.push(expected.ms);
     turns.indexed.push(got.ms);
     if (!sameSet(expected.value, ids(got.value))) turns.disagreements++;
@@ -211,6 +235,8 @@ export const matchCase: BenchCase = {
       const { p50, p99, b50, b99 } = percentiles(inStep);
       const once = percentiles(oneOff);
       const probe = percentiles(probeAlone);
+      const fixed50 = percentile(inStep.fixed, 50);
+      const fixed99 = percentile(inStep.fixed, 99);
       return {
         results: [
           {
@@ -228,6 +254,10 @@ export const matchCase: BenchCase = {
           {
             result: result(`match: p99 of the index's probe alone (no row read) against ${at}`, probe.p99, 'ms', probe.b99, null),
             note: `fingerprint and filters, the matched learnings not read: brute force ÷ it = ${(probe.b50 / probe.p50).toFixed(1)}× at p50, ${(probe.b99 / probe.p99).toFixed(1)}× at p99`,
+          },
+          {
+            result: result(`match: p99 of a fixed computation timed in the same turns (this machine's own spread)`, fixed99, 'ms', null, null),
+            note: `arithmetic reading no memory, p50 ${fixed50.toFixed(3)} ms: p99 ÷ p50 = ${(fixed99 / fixed50).toFixed(2)}×, against ${(p99 / p50).toFixed(2)}× for matching as ingest does and ${(b99 / b50).toFixed(2)}× for the brute force`,
           },
           {
             result: result(`match: learnings examined per proposal against ${at}`, examined, 'learnings', null, { on: 'value', most: ledger.learnings / 20 }),
