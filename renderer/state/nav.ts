@@ -43,16 +43,16 @@ export function href(view: View, params: Record<string, string | undefined> = {}
 /** A route's address in its one written form, so two spellings of the same route compare equal. */
 const addressOf = (route: Route): string => href(route.view, route.params);
 
-/** The window's address, in that form. */
-const parsedAddress = (): string => addressOf(parseHash(window.location.hash));
-
 export interface NavState {
   route: Route;
   go(view: View, params?: Record<string, string | undefined>): void;
   /** Rewrites the current view's parameters without a new history entry. */
   replace(params: Record<string, string | undefined>): void;
-  /** Re-reads the address (hashchange); an address naming the route already in use changes nothing. */
-  sync(): void;
+  /**
+   * Re-reads the address (hashchange); an address naming the route already in use changes
+   * nothing. Says whether the route changed.
+   */
+  sync(): boolean;
 }
 
 export function createNavStore() {
@@ -64,23 +64,22 @@ export function createNavStore() {
       set({ route: parseHash(target) });
     },
     replace(params) {
-      // The address changed and its hashchange is not heard yet (a view picked, a link followed,
-      // an address typed): that change wins. Writing this view's parameters over it would put
+      // The address is read first: if it changed and its hashchange is not heard yet (a view
+      // picked, a link followed, an address typed), that change wins. Writing this view's parameters over it would put
       // the window back on the view being left; a request list that finished loading just then
       // did so to a window opened on another view (docs/window.md#the-address).
-      if (parsedAddress() !== addressOf(get().route)) {
-        get().sync();
-        return;
-      }
-      const { view, params: current } = get().route;
-      const target = href(view, params);
-      if (target === href(view, current)) return;
+      if (get().sync()) return;
+      const { route } = get();
+      const target = href(route.view, params);
+      if (target === addressOf(route)) return;
       window.history.replaceState(window.history.state, '', target);
       set({ route: parseHash(target) });
     },
     sync() {
       const route = parseHash(window.location.hash);
-      if (addressOf(route) !== addressOf(get().route)) set({ route });
+      if (addressOf(route) === addressOf(get().route)) return false;
+      set({ route });
+      return true;
     },
   }));
 }

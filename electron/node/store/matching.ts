@@ -116,6 +116,7 @@ export function matchedRowids(db: Db, agent: string, fp: Fingerprint): number[] 
  */
 export function matchesInStep(db: Db, agent: string, fp: Fingerprint): Learning[] {
   const rowids = matchedRowids(db, agent, fp);
+  if (rowids.length === 0) return []; // most proposals: no statement to look up, no batch to consult
   const read = rawStmt(db, LEARNING_BY_ROWID);
   const found: Learning[] = [];
   for (const rowid of rowids) found.push(learningFromColumns(read.get(rowid)));
