@@ -38,6 +38,8 @@ export function journalPath(factory: string): string {
   return path.join(factoryPaths(factory).desk, 'decisions.jsonl');
 }
 
+const NEWLINE = Buffer.from('\n');
+
 /** How much of the file is read at a time, from its end, to find where its last line starts. */
 const TAIL_BYTES = 64 * 1024;
 
@@ -98,8 +100,9 @@ export function flushJournal(db: Db, factory: string): number {
     if (row.seq > last) {
       const fd = fs.openSync(file, 'a');
       try {
-        // writeFileSync loops over short writes (a full disk): a line is never marked written half.
-        fs.writeFileSync(fd, `${row.line}\n`);
+        // The line and its newline in one write; writeFileSync loops over short writes (a full
+        // disk): a line is never marked written half.
+        fs.writeFileSync(fd, Buffer.concat([row.line, NEWLINE]));
         fs.fsyncSync(fd);
         // The file just created is on disk only once its folder is: before marking its first line.
         if (!inFolder) fsyncFolder(path.dirname(file));

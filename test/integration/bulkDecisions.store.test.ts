@@ -227,6 +227,27 @@ describe('the journal line of a decision over many learnings', () => {
     ]);
   });
 
+  it('reaches the file byte for byte as the ledger holds it, texts in any script and character escapes included', () => {
+    const texts = ['заголовок Accept-Language теряется при повторе', '重试时丢失 Accept-Language 头', 'café «naïve» — 😀 \u2028 "quoted" \\ back', 'ok\u0000nul'];
+    const ids = db.transaction(() =>
+      texts.map((text, i) => {
+        const id = `lrn_script_${i}`;
+        const at = '2026-05-01T00:00:00.000Z';
+        insertLearning(db, {
+          id, agent: 'builder', text, impact: 'low', state: 'provisional', proposals: 1, rediscoveries: 0, echoes: 0,
+          runs_left: 5, first_at: at, last_at: at, live_since: at, lapsed_at: null, decided_by: null, decided_at: null, reason: null,
+        });
+        return id;
+      }),
+    )();
+    decideLearnings(db, 'reject', { ids }, { by: 'Zoë', now: new Date('2026-06-01T10:00:00.000Z'), reason: 'тест' });
+    expect(flushJournal(db, factory)).toBe(1);
+    const line = (db.prepare('SELECT line FROM decision_journal WHERE seq = 1').get() as { line: string }).line;
+    expect(fs.readFileSync(journalPath(factory))).toEqual(Buffer.from(`${line}\n`, 'utf8'));
+    const [entry] = readJournal(factory);
+    expect(entry!.what === 'reject' && entry!.learnings.map((l) => l.text)).toEqual(texts);
+  });
+
   it('torn by a crash mid-append, is cut off whole however long it is, and comes again once', () => {
     const ids = manyLearnings();
     decideLearnings(db, 'reject', { ids }, { by: 'Ana', now: new Date('2026-06-01T10:00:00.000Z') });
