@@ -227,8 +227,14 @@ export interface ProbeStats {
   examined: number;
 }
 
-/** Where a learning's words come from while the index is built: it gives them to `onWord` and says whether the learning is negated. */
-type Scan = (learning: number, onWord: (word: string) => void) => boolean;
+/**
+ * Where a learning's rowid and words come from while the index is built: `scan` gives its words
+ * to `onWord` and says whether the learning is negated.
+ */
+interface Source<T> {
+  rowid: (learning: T) => number;
+  scan: (learning: T, onWord: (word: string) => void) => boolean;
+}
 
 /** Learnings a new index makes room for before it first grows its arrays. */
 const INITIAL_SLOTS = 64;
@@ -266,27 +272,26 @@ export class AgentMatchIndex {
    * smallest ids, so that the prefix filters read the rarest words first.
    */
   constructor(learnings: Iterable<{ rowid: number; fp: Fingerprint }> = []) {
-    const all = [...learnings];
-    this.build(
-      all.map((l) => l.rowid),
-      (i, onWord) => {
-        const fp = all[i]!.fp;
-        for (const word of fp.words) onWord(word);
-        return fp.negated;
+    this.build(learnings, {
+      rowid: (l) => l.rowid,
+      scan: (l, onWord) => {
+        for (const word of l.fp.words) onWord(word);
+        return l.fp.negated;
       },
-    );
+    });
   }
 
   /**
-   * The index over learnings read from the ledger as `[rowid, text]` rows. The texts are split
-   * straight into word ids (`scanWords`), with no fingerprint object per learning on the way.
+   * The index over learnings read from the ledger as `[rowid, text]` rows, taken one at a time as
+   * they are read (a statement's `iterate`). The texts are split straight into word ids
+   * (`scanWords`), with no fingerprint object per learning on the way, and each text can be
+   * collected as soon as it is split: read all at once, the 100,000 texts of a large agent lived
+   * through the whole build, and the collector copied them from space to space, a third of what
+   * the build took (docs/development.md, session 13).
    */
-  static fromTexts(rows: readonly (readonly [number, string])[]): AgentMatchIndex {
+  static fromTexts(rows: Iterable<readonly [number, string]>): AgentMatchIndex {
     const index = new AgentMatchIndex();
-    index.build(
-      rows.map((row) => row[0]),
-      (i, onWord) => scanWords(rows[i]![1], onWord),
-    );
+    index.build(rows, { rowid: (row) => row[0], scan: (row, onWord) => scanWords(row[1], onWord) });
     return index;
   }
 
@@ -295,17 +300,16 @@ export class AgentMatchIndex {
    * the flat array the sets will live in, and counts in how many learnings each word is; the
    * second renumbers the words by rarity, sorts each set and indexes it.
    */
-  private build(rowids: readonly number[], scan: Scan): void {
-    const count = rowids.length;
-    if (count === 0) return;
+  private build<T>(learnings: Iterable<T>, source: Source<T>): void {
     const provisional = new Map<string, number>();
     const spelled: string[] = [];
     let frequency = new Int32Array(1024);
     let lastIn = new Int32Array(1024);
-    let words = new Int32Array(Math.max(count * 16, 1024));
+    let words = new Int32Array(INITIAL_SLOTS * 16);
     let used = 0;
-    const starts = new Int32Array(count + 1);
-    const negated = new Uint8Array(count);
+    let starts = new Int32Array(INITIAL_SLOTS + 1);
+    let negated = new Uint8Array(INITIAL_SLOTS);
+    let rowids = new Float64Array(INITIAL_SLOTS);
     let learning = 0;
     const intern = (word: string): void => {
       let n = provisional.get(word);
@@ -322,10 +326,17 @@ export class AgentMatchIndex {
       if (used === words.length) words = grown(words, used + 1);
       words[used++] = n;
     };
-    for (; learning < count; learning++) {
+    for (const one of learnings) {
+      starts = grown(starts, learning + 2);
+      negated = grown(negated, learning + 1);
+      rowids = grown(rowids, learning + 1);
       starts[learning] = used;
-      negated[learning] = scan(learning, intern) ? 1 : 0;
+      rowids[learning] = source.rowid(one);
+      negated[learning] = source.scan(one, intern) ? 1 : 0;
+      learning++;
     }
+    const count = learning;
+    if (count === 0) return;
     starts[count] = used;
     const byRarity = spelled.map((_, n) => n);
     byRarity.sort((a, b) => frequency[a]! - frequency[b]! || (spelled[a]! < spelled[b]! ? -1 : 1));
@@ -337,8 +348,8 @@ export class AgentMatchIndex {
     });
     for (let k = 0; k < used; k++) words[k] = idOfProvisional[words[k]!]!;
     this.words = words;
-    this.starts = grown(starts, count + 1);
-    this.rowids = grown(this.rowids, count);
+    this.starts = starts;
+    this.rowids = rowids;
     this.digitCounts = grown(this.digitCounts, count);
     this.alive = grown(this.alive, count);
     for (let slot = 0; slot < count; slot++) {

@@ -87,9 +87,9 @@ function agentIndex(db: Db, agent: string): AgentMatchIndex {
   const index = ledgerIndex(db);
   let found = index.agents.get(agent);
   if (!found || found.wantsRebuild) {
-    // Rowid order makes the index's slots oldest first, the order matches come back in. Raw rows:
-    // no object per learning.
-    const rows = rawStmt(db, 'SELECT rowid, text FROM learnings WHERE agent = ? AND rowid <= ? ORDER BY rowid').all(agent, index.maxRowid) as [number, string][];
+    // Rowid order makes the index's slots oldest first, the order matches come back in. Raw rows,
+    // each split as it is read (`fromTexts` says why): no object per learning.
+    const rows = rawStmt(db, 'SELECT rowid, text FROM learnings WHERE agent = ? AND rowid <= ? ORDER BY rowid').iterate(agent, index.maxRowid) as IterableIterator<[number, string]>;
     found = AgentMatchIndex.fromTexts(rows);
     index.agents.set(agent, found);
   }
