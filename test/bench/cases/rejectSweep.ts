@@ -70,9 +70,9 @@ interface RejectRound {
 }
 
 /**
- * One reject of `count` learnings as the Desk answers it, on a fresh copy of the ledger (so each
- * round starts as a person's first reject after opening the app: SQLite's cache empty), with its
- * baseline on the same copy just before.
+ * One reject of `count` learnings as the Desk answers it, on a fresh copy of the ledger and a
+ * connection just opened (as a person's first reject after the app starts), with its baseline on
+ * the same copy just before.
  */
 function rejectOnce(work: BenchWork, file: string, count: number, round: number, log: (line: string) => void): RejectRound {
   const { db, dir } = openCopy(work, file, `reject-${round}`);
