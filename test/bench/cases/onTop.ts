@@ -21,7 +21,7 @@ const LINES_SEED = 31;
 /**
  * Rounds of each side, the medians compared: one ingest of 10,000 lines is a second or two, and
  * with one round of each the ratio followed whichever side the machine slowed (into an empty
- * ledger alone took 600 to 866 ms in session 13's runs).
+ * ledger alone took 529 to 893 ms in session 13's runs).
  */
 const ROUNDS = 3;
 
