@@ -36,6 +36,13 @@ function pingApart(start: PingStart): Promise<PingTimes> {
   });
 }
 
+/** When the slowest of `answers` was asked (`at`, ms from the first ping), and the slowest after the first second, where serve's start is behind it. */
+function slowestAt(answers: readonly number[], at: readonly number[]): string {
+  const slowest = answers.indexOf(Math.max(...answers));
+  const settled = answers.filter((_, i) => at[i]! >= 1000);
+  return `asked ${(at[slowest]! / 1000).toFixed(2)} s in (ping ${slowest + 1}); after the first second ${Math.max(0, ...settled).toFixed(1)} ms`;
+}
+
 /** Time between two pings, from the start of one to the start of the next. */
 const PING_EVERY_MS = 20;
 /** Pings against the idle host after the catch-up. */
@@ -53,14 +60,14 @@ export const catchUpCase: BenchCase = {
     log(`serve catching up ${formatCount(factory.events)} events`);
     const serve = await startServe(dir);
     try {
-      const { during, idle, caughtUpAfter } = await pingApart({ origin: serve.origin, token: serve.token, everyMs: PING_EVERY_MS, idlePings: IDLE_PINGS });
+      const { during, duringAt, idle, caughtUpAfter } = await pingApart({ origin: serve.origin, token: serve.token, everyMs: PING_EVERY_MS, idlePings: IDLE_PINGS });
       const stall = { on: 'value', most: MOST_STALL_MS } as const;
       const rate = `${formatCount((factory.events / caughtUpAfter) * 1000)} events/s`;
       return {
         results: [
           {
             result: result(`catch-up: slowest answer while serve catches up ${formatCount(factory.events)} events`, Math.max(0, ...during), 'ms', Math.max(...idle), stall),
-            note: `caught up in ${(caughtUpAfter / 1000).toFixed(1)} s (${rate}, from the start of serve's API); ${during.length} pings during it`,
+            note: `caught up in ${(caughtUpAfter / 1000).toFixed(1)} s (${rate}, from the start of serve's API); ${during.length} pings during it; the slowest ${slowestAt(during, duringAt)}`,
           },
           {
             result: result(`catch-up: p99 answer while serve catches up ${formatCount(factory.events)} events`, percentile(during, 99), 'ms', percentile(idle, 99), null),
