@@ -36,11 +36,12 @@ function pingApart(start: PingStart): Promise<PingTimes> {
   });
 }
 
-/** When the slowest of `answers` was asked (`at`, ms from the first ping), and the slowest after the first second, where serve's start is behind it. */
+/** The note's words on the slowest of `answers`: when it was asked (`at`, ms from the first ping) and the slowest after the first second, where serve's start is behind it; or that there was no ping to time. */
 function slowestAt(answers: readonly number[], at: readonly number[]): string {
+  if (answers.length === 0) return 'serve had caught up before the first ping';
   const slowest = answers.indexOf(Math.max(...answers));
   const settled = answers.filter((_, i) => at[i]! >= 1000);
-  return `asked ${(at[slowest]! / 1000).toFixed(2)} s in (ping ${slowest + 1}); after the first second ${Math.max(0, ...settled).toFixed(1)} ms`;
+  return `the slowest asked ${(at[slowest]! / 1000).toFixed(2)} s in (ping ${slowest + 1}); after the first second ${Math.max(0, ...settled).toFixed(1)} ms`;
 }
 
 /** Time between two pings, from the start of one to the start of the next. */
@@ -67,7 +68,7 @@ export const catchUpCase: BenchCase = {
         results: [
           {
             result: result(`catch-up: slowest answer while serve catches up ${formatCount(factory.events)} events`, Math.max(0, ...during), 'ms', Math.max(...idle), stall),
-            note: `caught up in ${(caughtUpAfter / 1000).toFixed(1)} s (${rate}, from the start of serve's API); ${during.length} pings during it; the slowest ${slowestAt(during, duringAt)}`,
+            note: `caught up in ${(caughtUpAfter / 1000).toFixed(1)} s (${rate}, from the start of serve's API); ${during.length} pings during it; ${slowestAt(during, duringAt)}`,
           },
           {
             result: result(`catch-up: p99 answer while serve catches up ${formatCount(factory.events)} events`, percentile(during, 99), 'ms', percentile(idle, 99), null),
