@@ -14,7 +14,9 @@
  * (the benchmark's event loop paused up to 44 ms during the case alone). That was not what made
  * the slowest answer slow (126 ms from the thread, 89–97 ms before it): serve's event loop, timed
  * inside it every 5 ms, never paused more than 40 ms either; the answers waited for a core
- * behind the catch-up's threads (electron/node/threadPriority.ts).
+ * behind the catch-up's threads (electron/node/threadPriority.ts). The thread's HTTP client is
+ * warmed before its first timed ping, and the note says when the slowest answer was asked: in the
+ * runs that missed the target, that answer had been the client's own first call (pingThread.ts).
  */
 import { Worker } from 'node:worker_threads';
 import { formatCount, mixedSpec, percentile, result, type BenchCase } from '../harness.js';
