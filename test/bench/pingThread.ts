@@ -6,9 +6,9 @@
  * at the end. It holds nothing else, so its own collector has next to nothing to do.
  *
  * Its HTTP client is warmed first, on a server of the thread's own: Node loads and compiles
- * `fetch` the first time a thread uses it, and that took 37–80 ms here. Unwarmed, it was the
- * first ping's answer, and that first answer was the slowest of the catch-up in the runs that
- * missed the target (docs/development.md, session 14): a cost of the benchmark's client, not a
+ * `fetch` the first time a thread uses it, and that took 37–80 ms here. Unwarmed, it was in the
+ * first ping's answer, which was the slowest of the catch-up in the run that recorded when each
+ * answer came (docs/development.md, sessions 14 and 15): a cost of the benchmark's client, not a
  * stall of the host. Serve's own first answer is still timed.
  */
 import http from 'node:http';

@@ -16,7 +16,8 @@
  * inside it every 5 ms, never paused more than 40 ms either; the answers waited for a core
  * behind the catch-up's threads (electron/node/threadPriority.ts). The thread's HTTP client is
  * warmed before its first timed ping, and the note says when the slowest answer was asked: in the
- * runs that missed the target, that answer had been the client's own first call (pingThread.ts).
+ * run of the older code that recorded it, that answer was the client's own first call
+ * (pingThread.ts).
  */
 import { Worker } from 'node:worker_threads';
 import { formatCount, mixedSpec, percentile, result, type BenchCase } from '../harness.js';
