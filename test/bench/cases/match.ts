@@ -15,7 +15,9 @@
  * stream of proposals costs. So is the index's probe alone (`matchedRowids`: fingerprint and
  * filters, no row read), in a third pass: it tells what the filters cost from what reading the
  * matched learnings adds. And a computation of fixed length, timed in every turn of the first
- * pass, tells how far this machine alone spreads a call between its p50 and its p99.
+ * pass, tells how far this machine alone spreads a call between its p50 and its p99; and the
+ * clock read alone for half a second after the passes tells why: how often the host takes the
+ * CPU away from this thread, and for how long.
  *
  * The brute force holds every learning's fingerprint in memory as interned word ids in flat typed
  * arrays. For a proposal it marks its words in a table indexed by word id, then walks all the
@@ -30,6 +32,7 @@
  * fast one, and the case says so.
  */
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { fingerprint, sameFingerprint, MIN_WORDS_TO_CONTAIN, MOST_ELABORATION, REWORDING_THRESHOLD, type Fingerprint } from '../../../electron/rules/sameness.js';
 import { openDb, type Db } from '../../../electron/node/store/db.js';
 import { matchedRowids, matchesInStep, matchingLearnings, matchStats, syncMatchIndex } from '../../../electron/node/store/matching.js';
@@ -139,6 +142,40 @@ function fixedComputation(): number {
   return x;
 }
 
+/** How long {@link hostPauses} reads the clock for. */
+const PAUSE_WATCH_MS = 500;
+
+/**
+ * A gap between two reads of the clock this long or longer is a pause: the thread was not
+ * running. Back-to-back reads of the clock take well under a microsecond, so nothing the loop
+ * does comes near it; the pauses seen here cluster at 30–40 µs (docs/development.md, session 16).
+ */
+const PAUSE_LEAST_MS = 0.02;
+
+/**
+ * The pauses the host makes in this thread, found by doing nothing but read the clock for
+ * {@link PAUSE_WATCH_MS}: how many a second, their median length, and the share of the time they
+ * took. A call meets one with a chance of about its length times their rate, so on a host that
+ * pauses a thousand times a second or more, a p99 of calls lasting a few tens of microseconds is
+ * set by the pauses more than by the calls' own work.
+ */
+function hostPauses(): { perSecond: number; medianMs: number; share: number } {
+  const gaps: number[] = [];
+  const start = performance.now();
+  let last = start;
+  while (last - start < PAUSE_WATCH_MS) {
+    const now = performance.now();
+    if (now - last >= PAUSE_LEAST_MS) gaps.push(now - last);
+    last = now;
+  }
+  const watched = last - start;
+  return {
+    perSecond: (gaps.length * 1000) / watched,
+    medianMs: gaps.length > 0 ? percentile(gaps, 50) : 0,
+    share: gaps.reduce((sum, gap) => sum + gap, 0) / watched,
+  };
+}
+
 /** Both sides' times for each proposal in turn, how many answers differ, and how many proposals matched something. */
 interface Turns {
   indexed: number[];
@@ -237,6 +274,7 @@ export const matchCase: BenchCase = {
       const probe = percentiles(probeAlone);
       const fixed50 = percentile(inStep.fixed, 50);
       const fixed99 = percentile(inStep.fixed, 99);
+      const pauses = hostPauses();
       return {
         results: [
           {
@@ -257,7 +295,7 @@ export const matchCase: BenchCase = {
           },
           {
             result: result(`match: p99 of a fixed computation timed in the same turns (this machine's own spread)`, fixed99, 'ms', null, null),
-            note: `arithmetic reading no memory, p50 ${fixed50.toFixed(3)} ms: p99 ÷ p50 = ${(fixed99 / fixed50).toFixed(2)}×, against ${(p99 / p50).toFixed(2)}× for matching as ingest does and ${(b99 / b50).toFixed(2)}× for the brute force`,
+            note: `arithmetic reading no memory, p50 ${fixed50.toFixed(3)} ms: p99 ÷ p50 = ${(fixed99 / fixed50).toFixed(2)}×, against ${(p99 / p50).toFixed(2)}× for matching as ingest does and ${(b99 / b50).toFixed(2)}× for the brute force; the host paused this thread ${formatCount(pauses.perSecond)} times a second, ${(pauses.medianMs * 1000).toFixed(0)} µs at the median, ${(pauses.share * 100).toFixed(1)} % of its time (the clock read for ${PAUSE_WATCH_MS} ms after the passes)`,
           },
           {
             result: result(`match: learnings examined per proposal against ${at}`, examined, 'learnings', null, { on: 'value', most: ledger.learnings / 20 }),
