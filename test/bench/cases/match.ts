@@ -39,7 +39,7 @@ import { matchedRowids, matchesInStep, matchingLearnings, matchStats, syncMatchI
 import { widenPageCache } from '../../../electron/node/store/pageCache.js';
 import type { Learning } from '../../../shared/domain.js';
 import { ProposalTexts } from '../corpus.js';
-import { ONE_AGENT, formatCount, measured, percentile, result, timed, type BenchCase } from '../harness.js';
+import { ONE_AGENT, formatCount, measured, median, percentile, result, timed, type BenchCase } from '../harness.js';
 
 /** How many times faster than the brute force matching must be, at p50 and at p99. */
 const LEAST_SPEEDUP = 20;
@@ -171,7 +171,7 @@ function hostPauses(): { perSecond: number; medianMs: number; share: number } {
   const watched = last - start;
   return {
     perSecond: (gaps.length * 1000) / watched,
-    medianMs: gaps.length > 0 ? percentile(gaps, 50) : 0,
+    medianMs: gaps.length > 0 ? median(gaps) : 0,
     share: gaps.reduce((sum, gap) => sum + gap, 0) / watched,
   };
 }
