@@ -12,7 +12,7 @@ import { fingerprint, sameFingerprint, significantWords, type Fingerprint } from
 import { DEFAULT_SETTINGS } from '../../electron/rules/settings.js';
 import { screen } from '../../electron/rules/screen.js';
 import { MAX_TEXT_WORDS, MIN_TEXT_WORDS, ProposalTexts, VOCABULARY, generateFactory, type FactorySpec } from '../bench/corpus.js';
-import { failedResult, percentile, result } from '../bench/harness.js';
+import { failedResult, percentile, result, tableRow } from '../bench/harness.js';
 import { tempFactory, type TempFactory } from '../support/factory.js';
 
 const folders: TempFactory[] = [];
@@ -88,6 +88,18 @@ describe('the benchmark harness', () => {
     expect(result('x: c', 99, 'ms', 1, { on: 'value', most: 100 })).toMatchObject({ target: 'value ≤ 100 ms', ok: true });
     expect(result('x: d', Number.NaN, 'ms', 1, { on: 'value', most: 100 })).toMatchObject({ value: null, ratio: null, ok: false });
     expect(result('x: e', 5, 'B', null, null)).toEqual({ case: 'x: e', value: 5, unit: 'B', baseline: null, ratio: null, target: 'none (reported)', ok: null });
+  });
+
+  it('a missed figure never reads as met: where rounding would bring it down onto its bound, results.json and the table give it as measured', () => {
+    const slowest = result('x: f', 100.04, 'ms', 29.4, { on: 'value', most: 100 });
+    expect(slowest).toMatchObject({ value: 100.04, ok: false });
+    expect(tableRow(slowest, '')).toContain('100.04 ms vs 29.4 ms');
+    const p99 = result('x: g', 0.10002, 'ms', 2, { on: 'ratio', most: 0.05 });
+    expect(p99).toMatchObject({ ratio: 0.05001, ok: false });
+    expect(tableRow(p99, '')).toContain('= 0.05001×');
+    expect(result('x: h', 100.4, 'ms', null, { on: 'value', most: 100 })).toMatchObject({ value: 100.4, ok: false });
+    expect(result('x: i', 357.2, 'ms', 100, { on: 'value', most: 300 })).toMatchObject({ value: 357, ok: false });
+    expect(result('x: j', 100.04, 'ms', null, null)).toMatchObject({ value: 100 });
   });
 
   it('a percentile is the nearest-rank sample, so with fewer than 100 samples the p99 is the slowest', () => {
