@@ -92,8 +92,9 @@ function round(n: number | null): number | null {
 
 /**
  * A figure that missed its bound `most`, rounded as {@link round} unless that would bring it down
- * onto the bound: then as measured. A catch-up's slowest answer of 100.04 ms rounded to 100 read
- * as "100 ms, target ≤ 100 ms: missed" in results.json and the table, which says two things.
+ * onto the bound: then as measured. Rounded, a catch-up's slowest answer just over 100 ms read as
+ * "100 ms" against "≤ 100 ms" in results.json and the table, on a row marked missed: a figure that
+ * seemed to meet the target its own verdict said it missed.
  */
 function overBound(n: number | null, most: number): number | null {
   const rounded = round(n);
