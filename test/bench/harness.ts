@@ -74,8 +74,8 @@ export function result(name: string, value: number, unit: string, baseline: numb
     const checked = target.on === 'ratio' ? ratio : figure;
     ok = checked !== null && checked <= target.most;
   }
-  const checkedIs = (on: 'ratio' | 'value', n: number | null) => (ok === false && target?.on === on ? overBound(n, target.most) : round(n));
-  return { case: name, value: checkedIs('value', figure), unit, baseline: round(base), ratio: checkedIs('ratio', ratio), target: targetText(target, unit), ok };
+  const shown = (on: 'ratio' | 'value', n: number | null) => (ok === false && target?.on === on ? overBound(n, target.most) : round(n));
+  return { case: name, value: shown('value', figure), unit, baseline: round(base), ratio: shown('ratio', ratio), target: targetText(target, unit), ok };
 }
 
 /** The entry of a case that threw: it still appears, with no figures and its target unmet. */
