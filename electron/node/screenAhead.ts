@@ -2,12 +2,11 @@
  * The screen, run ahead of ingest on a second thread.
  *
  * Why. Screening a proposal (rules/screen.ts) is pure CPU work: a fifth of ingesting a mixed
- * history, the largest single share
- * (docs/performance-log.md#up-to-session-4-the-first-profiles). Everything else ingest does writes
- * to the ledger in order and has to stay on one connection; the screen needs nothing but the text.
- * So when a batch holds many proposals, their texts go to a helper thread as the batch starts, and
- * it screens them on the other core while ingest applies the batch's lines in order.
- * By the time ingest reaches a proposal its answer is usually there.
+ * history, the largest single share (docs/performance-log.md#up-to-session-4-the-first-profiles).
+ * Everything else ingest does writes to the ledger in order and has to stay on one connection; the
+ * screen needs nothing but the text. So when a batch holds many proposals, their texts go to a
+ * helper thread as the batch starts, and it screens them on the other core while ingest applies the
+ * batch's lines in order. By the time ingest reaches a proposal its answer is usually there.
  *
  * Why it cannot change an answer. `screen(text, maxText)` is a pure function; the helper runs
  * the same code on the same arguments. Each text is claimed once, by whichever thread gets to it

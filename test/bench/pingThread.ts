@@ -8,8 +8,8 @@
  * Its HTTP client is warmed first, on a server of the thread's own: Node loads and compiles
  * `fetch` the first time a thread uses it, and that took 37–80 ms here. Unwarmed, it was in the
  * first ping's answer, which was the slowest of the catch-up in the run that recorded when each
- * answer came (docs/development.md, sessions 14 and 15): a cost of the benchmark's client, not a
- * stall of the host. Serve's own first answer is still timed.
+ * answer came (docs/performance-log.md#sessions-14-and-15-the-catch-ups-client-the-indexs-build): a
+ * cost of the benchmark's client, not a stall of the host. Serve's own first answer is still timed.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -97,7 +97,7 @@ export function eventsReached(db: Db, position: EventsPosition | null): boolean 
  * the bytes the file gets. Bytes, not text: a bulk decision's line is megabytes (2.2 MB for 10,000
  * learnings with their texts), and read as text it was decoded into a string only to be encoded
  * back for the file: a 10,000-learning reject's append took 29–42 ms that way, 5–23 ms now
- * (docs/development.md, session 13).
+ * (docs/performance-log.md#session-13-the-three-figures-at-the-edge-taken-apart).
  */
 export function unwrittenJournal(db: Db): { seq: number; line: Buffer }[] {
   return stmt(db, 'SELECT seq, CAST(line AS BLOB) AS line FROM decision_journal WHERE written = 0 ORDER BY seq').all() as { seq: number; line: Buffer }[];

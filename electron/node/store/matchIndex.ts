@@ -56,7 +56,7 @@ const ID_BASE = 2 ** 24;
 /**
  * The containment door for a longer learning stops intersecting word lists once this few
  * candidates are left: each is then decided on an exact count, which costs less than reading
- * the remaining lists of common words (docs/development.md, session 11).
+ * the remaining lists of common words (docs/performance-log.md#session-11-matchings-p99).
  */
 const FEW_CANDIDATES = 4;
 
@@ -287,7 +287,7 @@ export class AgentMatchIndex {
    * (`scanWords`), with no fingerprint object per learning on the way, and each text can be
    * collected as soon as it is split: read all at once, the 100,000 texts of a large agent lived
    * through the whole build, and the collector copied them from space to space, a third of what
-   * the build took (docs/development.md, session 13).
+   * the build took (docs/performance-log.md#session-13-the-three-figures-at-the-edge-taken-apart).
    */
   static fromTexts(rows: Iterable<readonly [number, string]>): AgentMatchIndex {
     const index = new AgentMatchIndex();
@@ -601,10 +601,11 @@ export class AgentMatchIndex {
   private nextEpoch(): void {
     const n = this.slots;
     if (this.scratch.length < 3 * n) {
-      // Written through once, here: a new typed array's memory is only mapped by the system page
-      // by page as it is first touched, and each such page fault (10 µs or so on these virtual
+      // Written through once, here: a new typed array's memory is only mapped by the system page by
+      // page as it is first touched, and each such page fault (10 µs or so on these virtual
       // machines) then landed in whichever probe first stamped a slot on it, a few hundred of the
-      // first thousand probes at 100,000 learnings (docs/development.md, session 12).
+      // first thousand probes at 100,000 learnings
+      // (docs/performance-log.md#session-12-matchings-slowest-calls).
       this.scratch = new Int32Array(3 * Math.max(n, (this.scratch.length / 3) * 2)).fill(0);
       this.epoch = 0;
     }

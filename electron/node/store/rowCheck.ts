@@ -12,13 +12,13 @@
  * it is another matter: matching reads the learnings it matched one row at a time, between
  * other work that has pushed zod's code and schema objects out of the CPU caches, and there a
  * zod parse of one learning row took 22–25 µs at the median and up to 0.2 ms, as much as the
- * whole probe of the matching index (docs/development.md, session 11). So a record whose
- * schema is plain columns (strings, finite or safe-integer numbers, enums, nullable ones of
+ * whole probe of the matching index (docs/performance-log.md#session-11-matchings-p99). So a record
+ * whose schema is plain columns (strings, finite or safe-integer numbers, enums, nullable ones of
  * those, no refinements) is first checked by {@link plainCheck}, a few type tests made from the
- * schema itself: 3.5–4 µs cold. It is not a second copy of the rule: it is derived from the
- * schema when the reader is made, it accepts only what it was built to understand, and any row
- * it does not pass goes through zod, which then gives the answer and the error message. A
- * property test checks that the two accept the same rows and give the same records.
+ * schema itself: 3.5–4 µs cold. It is not a second copy of the rule: it is derived from the schema
+ * when the reader is made, it accepts only what it was built to understand, and any row it does not
+ * pass goes through zod, which then gives the answer and the error message. A property test checks
+ * that the two accept the same rows and give the same records.
  */
 import { z } from 'zod';
 import { ApiError } from '../../../shared/api.js';
@@ -114,8 +114,9 @@ export function plainCheck(schema: z.ZodType): ((row: unknown) => Record<string,
 /**
  * The reader of a record read in raw mode (`rawStmt`): the row's values in the order of the
  * schema's fields, that is, selected with `columnList` of the schema's keys. Raw rows spare
- * better-sqlite3 naming every column of every row, which cold cost matching a third of its row
- * read (docs/development.md, session 11). A schema without a plain check is not read this way.
+ * better-sqlite3 naming every column of every row, which cold cost matching a third of its row read
+ * (docs/performance-log.md#session-11-matchings-p99). A schema without a plain check is not read
+ * this way.
  */
 export function columnsReader<S extends z.ZodObject>(schema: S, name: (row: Record<string, unknown>) => string): (values: readonly unknown[] | undefined) => z.output<S> {
   const fields = plainFields(schema);

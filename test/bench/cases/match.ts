@@ -127,7 +127,8 @@ const sameSet = (a: string[], b: string[]): boolean => a.length === b.length && 
  * Rounds of {@link fixedComputation}: about 40 µs here, the order of matching's median. It is
  * timed in every turn beside the two sides, so that each run shows what this machine alone
  * spreads a call of fixed length over between its p50 and its p99 (a virtual machine's other
- * tenants and its interrupts), to read matching's own p99 against (docs/development.md, session 12).
+ * tenants and its interrupts), to read matching's own p99 against
+ * (docs/performance-log.md#session-12-matchings-slowest-calls).
  */
 const FIXED_ROUNDS = 24_000;
 
@@ -148,7 +149,8 @@ const PAUSE_WATCH_MS = 500;
 /**
  * A gap between two reads of the clock this long or longer is a pause: the thread was not
  * running. Back-to-back reads of the clock take well under a microsecond, so nothing the loop
- * does comes near it; the pauses seen here cluster at 30–40 µs (docs/development.md, session 16).
+ * does comes near it; the pauses seen here are 35–51 µs at the median of a run
+ * (docs/performance-log.md#full-runs-session-by-session).
  */
 const PAUSE_LEAST_MS = 0.02;
 
