@@ -5,8 +5,8 @@
  * The index is built per connection and per agent, the first time that agent's learnings are
  * matched, from the texts in the ledger (read as raw rows in rowid order and split straight into
  * word ids: about a second at 100,000 learnings of one agent, most of it splitting the texts;
- * docs/development.md has the measured figure). After that it is never rebuilt from texts: a
- * learning's words are worked out once, when it is added. Keeping fingerprints in the ledger
+ * docs/development.md#figures has the measured figure). After that it is never rebuilt from texts:
+ * a learning's words are worked out once, when it is added. Keeping fingerprints in the ledger
  * would save the split but cost the ledger bytes per learning and a second copy of the rule's
  * output to keep in step with the rule.
  *
