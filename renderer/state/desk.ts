@@ -55,7 +55,7 @@ export function createDeskStore(api: DeskApi) {
    * the answer's watcher. Dropped whole, the answer to the read made when the event stream
    * connects, the window's only news of what was pushed before (a sweep's report), was lost to
    * the watcher's progress pushed meanwhile: the status bar showed the watcher caught up and no
-   * sweep (docs/window.md, Live updates).
+   * sweep (docs/window.md#around-the-views, Live updates).
    */
   let tickets = 0;
   const shown = { info: 0, watcher: 0 };
