@@ -1,7 +1,7 @@
 /**
  * How every `layover-desk` command reaches a factory: its folder, its ledger and its settings,
- * opened one way, so that the same trouble gives the same exit code and message whichever
- * command met it (docs/cli.md: 0 done, 2 refused or bad input, 1 failure):
+ * opened one way, so that the same trouble gives the same exit code and message whichever command
+ * met it (docs/cli.md#every-command: 0 done, 2 refused or bad input, 1 failure):
  *
  * - a factory folder that does not exist (a typo in `--factory`) is refused, exit 2, and no empty
  *   factory is created in its place; nor is a folder that exists but is not a factory yet made
@@ -180,7 +180,8 @@ export async function withLedger<T>(
     if (settingsError !== null && options.strictSettings !== undefined) throw new Refusal(`${options.strictSettings}: ${settingsError}`);
     reportSettings(source, io);
     for (const refused of refusedFiles(db)) io.stderr(`warning: ${refused.file} is refused: ${refused.reason}\n`);
-    // Journal lines a crash left unwritten go first, this command's own after it (docs/factory-format.md).
+    // Journal lines a crash left unwritten go first, this command's own after it
+    // (docs/factory-format.md#the-decisions-journal).
     if (!options.listing) flushJournal(db, root);
     const result = await work({ root, db, settings: source.current(), settingsError });
     if (!options.listing) flushJournal(db, root);

@@ -1,6 +1,7 @@
 /**
- * The decisions journal on disk: `.layover/decisions.jsonl` (docs/factory-format.md), one JSON object per line,
- * each a person decision with its sequence number (see store/journal.ts for what a line holds).
+ * The decisions journal on disk: `.layover/decisions.jsonl`
+ * (docs/factory-format.md#the-decisions-journal), one JSON object per line, each a person decision
+ * with its sequence number (see store/journal.ts for what a line holds).
  *
  * The ledger commits a decision together with its journal row; the line is appended here after
  * the commit, by `flushJournal`, which every process that opens the ledger to write also calls,

@@ -1,8 +1,8 @@
 /**
- * When the machine misbehaves (docs/cli.md, issue 10): a full disk, a read-only file system, a file
- * where a folder belongs. Each is one line naming the path and what to do, exit 1, no stack
- * trace (unless --debug), and nothing is lost. Real file systems: a small tmpfs that fills up and
- * a read-only bind mount (see ../support/mounts.ts).
+ * When the machine misbehaves (issue 10, docs/cli.md#every-command): a full disk, a read-only file
+ * system, a file where a folder belongs. Each is one line naming the path and what to do, exit 1,
+ * no stack trace (unless --debug), and nothing is lost. Real file systems: a small tmpfs that fills
+ * up and a read-only bind mount (see ../support/mounts.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';

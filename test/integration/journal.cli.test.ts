@@ -1,7 +1,7 @@
 /**
- * The decisions journal (docs/factory-format.md): every person decision is appended to .layover/decisions.jsonl
- * with the commit that makes it, and a restore from a safety copy makes the decisions after the
- * copy again, so nothing a person decided is lost.
+ * The decisions journal (docs/factory-format.md#the-decisions-journal): every person decision is
+ * appended to .layover/decisions.jsonl with the commit that makes it, and a restore from a safety
+ * copy makes the decisions after the copy again, so nothing a person decided is lost.
  */
 import fs from 'node:fs';
 import path from 'node:path';

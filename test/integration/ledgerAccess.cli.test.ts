@@ -1,6 +1,7 @@
 /**
- * Every command reaches a factory the same way (docs/cli.md: 0 done, 2 refused or bad input, 1
- * failure): the same trouble gives the same exit code and message whichever command meets it.
+ * Every command reaches a factory the same way (docs/cli.md#every-command: 0 done, 2 refused or bad
+ * input, 1 failure): the same trouble gives the same exit code and message whichever command meets
+ * it.
  */
 import fs from 'node:fs';
 import path from 'node:path';

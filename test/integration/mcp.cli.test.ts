@@ -1,8 +1,8 @@
 /**
- * `layover-desk mcp` (docs/cli.md) spoken to by a real MCP client: the SDK's own `Client` over
+ * `layover-desk mcp` (docs/cli.md#mcp) spoken to by a real MCP client: the SDK's own `Client` over
  * `StdioClientTransport`, starting the CLI as a child process (the built one when `dist/` is
- * current, see spawnCli.ts), as an agent harness would. What the sessions did is then read the
- * way the operator reads it: `ingest`, then `learnings`, `runs` and `help-requests --json`.
+ * current, see spawnCli.ts), as an agent harness would. What the sessions did is then read the way
+ * the operator reads it: `ingest`, then `learnings`, `runs` and `help-requests --json`.
  */
 import fs from 'node:fs';
 import path from 'node:path';

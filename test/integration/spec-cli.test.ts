@@ -1,5 +1,5 @@
 /**
- * docs/cli.md, the command line: every command the SPEC names, --help on each, --json on every
+ * The command line (docs/cli.md): every command the SPEC names, --help on each, --json on every
  * listing, and the exit codes 0 done, 2 refused or bad input, 1 failure.
  */
 import fs from 'node:fs';

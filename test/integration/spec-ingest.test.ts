@@ -1,6 +1,6 @@
 /**
- * docs/factory-format.md, the factory directory: what ingesting the events files makes of them, through the CLI
- * in-process on a temporary factory.
+ * The factory folder (docs/factory-format.md#the-factory-folder): what ingesting the events files
+ * makes of them, through the CLI in-process on a temporary factory.
  */
 import fs from 'node:fs';
 import path from 'node:path';

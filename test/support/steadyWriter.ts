@@ -3,11 +3,11 @@
  * `node --import tsx test/support/steadyWriter.ts FACTORY PLAN_JSON` (see `WriterPlan`).
  *
  * It appends `lines` event lines at a steady rate over `durationMs`, and splits every line across
- * two or three `write` calls; at the end of each tick it leaves the first part of the next line
- * in the file, so between ticks the file always ends in half a line, which a reader must leave
- * for later (docs/factory-format.md: a last line without its newline is not read until it is complete). Lines
- * before `midnightLine` go to the file of the day before the midnight, the rest to the file of
- * the day after, as a factory switching files at a UTC midnight does.
+ * two or three `write` calls; at the end of each tick it leaves the first part of the next line in
+ * the file, so between ticks the file always ends in half a line, which a reader must leave for
+ * later (docs/factory-format.md#reading-events: a last line without its newline is not read until
+ * it is complete). Lines before `midnightLine` go to the file of the day before the midnight, the
+ * rest to the file of the day after, as a factory switching files at a UTC midnight does.
  *
  * The lines are a pure function of the plan (`plannedEvent`), so a test knows every line the
  * writer wrote without being told. It prints `done LINES BYTES` when it has written them all.

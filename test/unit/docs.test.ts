@@ -61,6 +61,16 @@ function brokenReference(fromFile: string, fromDir: string, target: string): str
   return githubAnchors(fs.readFileSync(file, 'utf8')).has(anchor) ? null : `${target}: no heading with that anchor`;
 }
 
+/**
+ * Citations in `source` that name a part of a document in words after the file
+ * ("docs/development.md, session 18") instead of by its heading's anchor. Only an anchor is
+ * checked against the document, so a part named in words goes stale unseen when the part moves:
+ * that is how the code came to cite measurements that had left docs/development.md.
+ */
+function partsInWords(source: string): string[] {
+  return [...source.matchAll(/\bdocs\/[a-z0-9-]+\.md, [^\n)]*/g)].map((match) => match[0]);
+}
+
 /** Every relative link of one Markdown file that does not resolve, as "target: why". */
 function brokenLinks(file: string): string[] {
   const problems: string[] = [];
@@ -141,6 +151,21 @@ describe('the documents', () => {
   it('every relative link in README.md and docs/*.md points to a file that exists, and every anchor to a heading there', () => {
     const problems = documents().flatMap((file) => brokenLinks(file).map((problem) => `${path.relative(root, file)}: ${problem}`));
     expect(problems).toEqual([]);
+  });
+
+  it('tells a part of a document named in words after its file from a file or an anchor cited alone', () => {
+    const source = [
+      '// (docs/development.md, session 18) and (docs/cli.md, issue 10): named in words',
+      '// (docs/rules.md#sameness, "It must stay exact"), docs/cli.md: exit codes, docs/window.md; keys',
+    ].join('\n');
+    expect(partsInWords(source)).toEqual(['docs/development.md, session 18', 'docs/cli.md, issue 10']);
+  });
+
+  it('the code names a part of a document by its heading\'s anchor, which the next rule checks, never in words', () => {
+    const inWords = CITING_FOLDERS.flatMap((folder) => sourceFiles(path.join(root, folder)))
+      .filter((file) => file !== path.join(root, 'test', 'unit', 'docs.test.ts'))
+      .flatMap((file) => partsInWords(fs.readFileSync(file, 'utf8')).map((cited) => `${path.relative(root, file)}: ${cited}`));
+    expect(inWords, 'cite the part as docs/<file>.md#<heading-anchor>').toEqual([]);
   });
 
   it('every docs/*.md the code cites exists, with the heading its anchor names', () => {

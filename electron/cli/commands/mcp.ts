@@ -1,6 +1,6 @@
 /**
- * `layover-desk mcp`: the agent side as a stdio Model Context Protocol server (docs/cli.md), for
- * agent harnesses that take their tools through MCP (Claude Code, Codex CLI, Cursor, ...).
+ * `layover-desk mcp`: the agent side as a stdio Model Context Protocol server (docs/cli.md#mcp),
+ * for agent harnesses that take their tools through MCP (Claude Code, Codex CLI, Cursor, ...).
  *
  * One session is one run. Without `--run`, the session owns its run: it appends `run.started`
  * (a new run and chain id, workflow `mcp`, the ids of the learnings it gives) before it
@@ -32,7 +32,10 @@ import { learningsMarkdown } from './context.js';
 /** The workflow a run started by an MCP session records: how the work was asked for is "an agent in a harness". */
 const MCP_WORKFLOW = 'mcp';
 
-/** The outcome recorded when the client goes away without calling finish_run (docs/factory-format.md: `stopped`). */
+/**
+ * The outcome recorded when the client goes away without calling finish_run
+ * (docs/factory-format.md#events: `stopped`).
+ */
 const DISCONNECT_OUTCOME = 'stopped';
 
 function learningsResourceUri(agent: string): string {

@@ -1,6 +1,7 @@
 /**
  * `layover-desk rebuild`: the ledger made again from nothing, from the event files and the
- * decisions journal (docs/factory-format.md), for a ledger lost with no safety copy to restore.
+ * decisions journal (docs/factory-format.md#the-decisions-journal), for a ledger lost with no
+ * safety copy to restore.
  *
  * It is only possible while every event file is still there: once a sweep has deleted one, what
  * it held lives only in the ledger and its copies, and a rebuild would quietly forget it, so it

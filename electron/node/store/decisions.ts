@@ -162,8 +162,8 @@ const SNAPSHOT_JSON = `json_object(${SNAPSHOT_FIELDS.map((field) => `'${field}',
  * from that read; the two writes then reach the rows by rowid.
  *
  * Only agents whose active learnings changed are marked for export: rejecting a lapsed learning
- * changes nothing a run is given (docs/factory-format.md: the file is re-written after every
- * change to the agent's active learnings).
+ * changes nothing a run is given (docs/factory-format.md#files-the-desk-writes: the file is
+ * re-written after every change to the agent's active learnings).
  */
 export function decideLearnings(
   db: Db,

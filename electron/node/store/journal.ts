@@ -1,5 +1,6 @@
 /**
- * The ledger's side of the decisions journal (docs/factory-format.md; the file side is ../journal.ts).
+ * The ledger's side of the decisions journal (docs/factory-format.md#the-decisions-journal; the
+ * file side is ../journal.ts).
  *
  * Everything in the ledger but a person's decisions comes from the event files, so the decisions
  * are journaled too: each one inserts its journal line here, in the very transaction that

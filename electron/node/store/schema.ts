@@ -306,11 +306,11 @@ export const MIGRATIONS: readonly string[] = [
     INSERT INTO learning_deletions (learning_rowid, agent) VALUES (old.rowid, old.agent);
   END;
   `,
-  // 3: the decisions journal (docs/factory-format.md; electron/node/journal.ts).
-  // Every person decision, as the line `.layover/decisions.jsonl` holds for it, inserted in the
-  // transaction that commits the decision; `written` once the line is appended to the file. The
-  // highest seq in a safety copy is the last decision it holds: a restore replays the journal
-  // after it.
+  // 3: the decisions journal (docs/factory-format.md#the-decisions-journal;
+  // electron/node/journal.ts). Every person decision, as the line `.layover/decisions.jsonl` holds
+  // for it, inserted in the transaction that commits the decision; `written` once the line is
+  // appended to the file. The highest seq in a safety copy is the last decision it holds: a restore
+  // replays the journal after it.
   `
   CREATE TABLE decision_journal (
     seq INTEGER PRIMARY KEY,
@@ -318,8 +318,9 @@ export const MIGRATIONS: readonly string[] = [
     written INTEGER NOT NULL DEFAULT 0
   );
   `,
-  // 4: a day file is only ever appended to (docs/factory-format.md; eventFiles.ts): the seal on what was read of
-  // it, why it is refused when it no longer carries it, and whether it is being read again.
+  // 4: a day file is only ever appended to (docs/factory-format.md#reading-events; eventFiles.ts):
+  // the seal on what was read of it, why it is refused when it no longer carries it, and whether it
+  // is being read again.
   `
   ALTER TABLE event_files ADD COLUMN seal TEXT;
   ALTER TABLE event_files ADD COLUMN refused TEXT;
