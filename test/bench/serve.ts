@@ -5,13 +5,14 @@
  * It runs the build (`bin/layover-desk.js`) when the build is current, as the issue asks, since
  * that is what ships; a stale or missing build would measure other code, so then it runs the
  * sources through tsx instead and the bench says so in its header (`npm run build` first for
- * figures of the shipped program).
+ * figures of the shipped program). Which of the two is decided when the header names it and kept
+ * for the run (`sourcesReason`), so the header never names another program than the one measured.
  */
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { DeskInfo } from '../../shared/api.js';
-import { compiledCliStaleReason, spawnCli } from '../support/spawnCli.js';
+import { sourcesReason, spawnCli } from '../support/spawnCli.js';
 import { TOKEN_HEADER } from '../../electron/node/host/guards.js';
 
 /** Longest wait for serve to print its URL, and to stop once asked. */
@@ -25,9 +26,9 @@ const STOP_LIMIT_MS = 10_000;
 const CALL_LIMIT_MS = 20_000;
 const URL_LINE = /^Open (http:\/\/127\.0\.0\.1:\d+)\/\?token=([A-Za-z0-9_-]+)$/mu;
 
-/** Which program the serve cases run, for the header. */
+/** Which program the serve cases run, for the header: decided here for the whole run (`sourcesReason`). */
 export function serveProgram(): string {
-  const stale = compiledCliStaleReason();
+  const stale = sourcesReason();
   return stale === null ? 'the build (bin/layover-desk.js)' : `the sources through tsx, because ${stale} (npm run build first to measure the build)`;
 }
 

@@ -50,15 +50,22 @@ export function compiledCliStaleReason(): string | null {
   return null;
 }
 
-let memo: { compiled: boolean; reason: string | null } | null = null;
+let decided: { reason: string | null } | null = null;
 
-/** Whether spawned CLIs run the compiled build (decided once per test file). */
+/**
+ * Why the CLIs this process starts run the sources, or null when they run the build: decided at
+ * the first ask and kept for the process (a test file, a benchmark run), so that every CLI it
+ * starts runs the same program, and a benchmark that names the program in its header names the
+ * one its serve cases then run, even if a source is edited while it runs.
+ */
+export function sourcesReason(): string | null {
+  decided ??= { reason: compiledCliStaleReason() };
+  return decided.reason;
+}
+
+/** Whether spawned CLIs run the compiled build (decided once per test file: `sourcesReason`). */
 export function usesCompiledCli(): boolean {
-  memo ??= (() => {
-    const reason = compiledCliStaleReason();
-    return { compiled: reason === null, reason };
-  })();
-  return memo.compiled;
+  return sourcesReason() === null;
 }
 
 /** Extra time a test gives each CLI process it starts: tsx compiling at start is slow, more so under load. */

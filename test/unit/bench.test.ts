@@ -2,11 +2,12 @@
  * The benchmark's generator (`test/bench/corpus.ts`): its figures mean something only if the data
  * is what the issue describes — valid events, a large Zipf vocabulary, texts of 8–30 words, about
  * 30% rewordings — and the same for the same seed, so that two runs measure the same work.
- * And its harness (`test/bench/harness.ts`): how a figure is checked against its target.
+ * And its harness (`test/bench/harness.ts`): how a figure is checked against its target, and which
+ * program its serve cases run.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { parseEventLine, type FactoryEvent } from '../../electron/rules/events.js';
 import { fingerprint, sameFingerprint, significantWords, type Fingerprint } from '../../electron/rules/sameness.js';
 import { DEFAULT_SETTINGS } from '../../electron/rules/settings.js';
@@ -113,6 +114,28 @@ describe('the benchmark harness', () => {
   it('a case that could not run still has its entry, named for the case, with no figures and its target unmet', () => {
     expect(failedResult('ingest', new Error('disk full'))).toEqual({
       case: 'ingest: failed: disk full', value: null, unit: '', baseline: null, ratio: null, target: 'the case runs', ok: false,
+    });
+  });
+
+  describe('which program serve runs', () => {
+    const forced = process.env.LAYOVER_TEST_CLI;
+    afterEach(() => {
+      if (forced === undefined) delete process.env.LAYOVER_TEST_CLI;
+      else process.env.LAYOVER_TEST_CLI = forced;
+    });
+
+    it('is decided once for the run, so what the header names is what serve runs even if the build goes stale after it', async () => {
+      vi.resetModules();
+      const { compiledCliStaleReason, sourcesReason, usesCompiledCli } = await import('../support/spawnCli.js');
+      const { serveProgram } = await import('../bench/serve.js');
+      delete process.env.LAYOVER_TEST_CLI;
+      const named = serveProgram();
+      const atStart = sourcesReason();
+      process.env.LAYOVER_TEST_CLI = 'source';
+      expect(compiledCliStaleReason()).toBe('LAYOVER_TEST_CLI=source');
+      expect(sourcesReason()).toBe(atStart);
+      expect(usesCompiledCli()).toBe(atStart === null);
+      expect(serveProgram()).toBe(named);
     });
   });
 });
