@@ -28,8 +28,8 @@ const URL_LINE = /^Open (http:\/\/127\.0\.0\.1:\d+)\/\?token=([A-Za-z0-9_-]+)$/m
 
 /** Which program the serve cases run, for the header: decided here for the whole run (`sourcesReason`). */
 export function serveProgram(): string {
-  const stale = sourcesReason();
-  return stale === null ? 'the build (bin/layover-desk.js)' : `the sources through tsx, because ${stale} (npm run build first to measure the build)`;
+  const reason = sourcesReason();
+  return reason === null ? 'the build (bin/layover-desk.js)' : `the sources through tsx, because ${reason} (npm run build first to measure the build)`;
 }
 
 export interface RunningServe {

@@ -6,7 +6,8 @@
  * `dist/` holds a build at least as new as every source file it is built from (`npm test` builds
  * first), since starting it takes a fraction of a second; otherwise the sources through tsx,
  * which is correct but takes more than a second per start, so tests give it more time
- * (`CLI_START_ALLOWANCE_MS`). A stale build is never used: it would test old code.
+ * (`CLI_START_ALLOWANCE_MS`). A build stale when a process first asks is never used: it would
+ * test old code. The choice then holds for the process (`sourcesReason`).
  * `LAYOVER_TEST_CLI=source` forces the sources.
  */
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';

@@ -2,8 +2,8 @@
  * The benchmark's generator (`test/bench/corpus.ts`): its figures mean something only if the data
  * is what the issue describes — valid events, a large Zipf vocabulary, texts of 8–30 words, about
  * 30% rewordings — and the same for the same seed, so that two runs measure the same work.
- * And its harness (`test/bench/harness.ts`): how a figure is checked against its target, and which
- * program its serve cases run.
+ * And its harness: how a figure is checked against its target (`test/bench/harness.ts`), and which
+ * program its serve cases run (`test/bench/serve.ts`).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -136,6 +136,17 @@ describe('the benchmark harness', () => {
       expect(sourcesReason()).toBe(atStart);
       expect(usesCompiledCli()).toBe(atStart === null);
       expect(serveProgram()).toBe(named);
+    });
+
+    it('whichever asks first decides: a serve started before the header is named by it as it ran', async () => {
+      vi.resetModules();
+      const { compiledCliStaleReason, usesCompiledCli } = await import('../support/spawnCli.js');
+      const { serveProgram } = await import('../bench/serve.js');
+      process.env.LAYOVER_TEST_CLI = 'source';
+      expect(usesCompiledCli()).toBe(false);
+      delete process.env.LAYOVER_TEST_CLI;
+      expect(compiledCliStaleReason()).not.toBe('LAYOVER_TEST_CLI=source');
+      expect(serveProgram()).toContain('the sources through tsx, because LAYOVER_TEST_CLI=source');
     });
   });
 });
