@@ -26,7 +26,7 @@ const STOP_LIMIT_MS = 10_000;
 const CALL_LIMIT_MS = 20_000;
 const URL_LINE = /^Open (http:\/\/127\.0\.0\.1:\d+)\/\?token=([A-Za-z0-9_-]+)$/mu;
 
-/** Which program the serve cases run, for the header: decided here for the whole run (`sourcesReason`). */
+/** Which program the serve cases run, for the header: chosen once for the whole run (`sourcesReason`). */
 export function serveProgram(): string {
   const reason = sourcesReason();
   return reason === null ? 'the build (bin/layover-desk.js)' : `the sources through tsx, because ${reason} (npm run build first to measure the build)`;

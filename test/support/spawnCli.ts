@@ -51,7 +51,8 @@ export function compiledCliStaleReason(): string | null {
   return null;
 }
 
-let decided: { reason: string | null } | null = null;
+/** `sourcesReason`'s answer once given; undefined until then. */
+let decided: string | null | undefined;
 
 /**
  * Why the CLIs this process starts run the sources, or null when they run the build: decided at
@@ -60,8 +61,8 @@ let decided: { reason: string | null } | null = null;
  * one its serve cases then run, even if a source is edited while it runs.
  */
 export function sourcesReason(): string | null {
-  decided ??= { reason: compiledCliStaleReason() };
-  return decided.reason;
+  if (decided === undefined) decided = compiledCliStaleReason();
+  return decided;
 }
 
 /** Whether spawned CLIs run the compiled build (decided once per test file: `sourcesReason`). */

@@ -104,6 +104,14 @@ function sourceFiles(dir: string): string[] {
   return files;
 }
 
+let citing: { file: string; text: string }[] | null = null;
+
+/** Every source file that may cite a document, with its text: read once for the rules that check citations. */
+function citingSources(): { file: string; text: string }[] {
+  citing ??= CITING_FOLDERS.flatMap((folder) => sourceFiles(path.join(root, folder))).map((file) => ({ file, text: fs.readFileSync(file, 'utf8') }));
+  return citing;
+}
+
 /** What `layover-desk <argv>` prints on stdout, run in-process as `bin/layover-desk.js` would run it. */
 async function printed(argv: string[]): Promise<string> {
   return (await cli(argv, os.tmpdir())).stdout.trimEnd();
@@ -162,16 +170,16 @@ describe('the documents', () => {
   });
 
   it('the code names a part of a document by its heading\'s anchor, which the next rule checks, never in words', () => {
-    const inWords = CITING_FOLDERS.flatMap((folder) => sourceFiles(path.join(root, folder)))
-      .filter((file) => file !== path.join(root, 'test', 'unit', 'docs.test.ts'))
-      .flatMap((file) => partsInWords(fs.readFileSync(file, 'utf8')).map((cited) => `${path.relative(root, file)}: ${cited}`));
+    const inWords = citingSources()
+      .filter(({ file }) => file !== path.join(root, 'test', 'unit', 'docs.test.ts'))
+      .flatMap(({ file, text }) => partsInWords(text).map((cited) => `${path.relative(root, file)}: ${cited}`));
     expect(inWords, 'cite the part as docs/<file>.md#<heading-anchor>').toEqual([]);
   });
 
   it('every docs/*.md the code cites exists, with the heading its anchor names', () => {
     const problems: string[] = [];
-    for (const file of CITING_FOLDERS.flatMap((folder) => sourceFiles(path.join(root, folder)))) {
-      for (const match of fs.readFileSync(file, 'utf8').matchAll(/\bdocs\/[a-z0-9-]+\.md(?:#[a-z0-9-]+)?/g)) {
+    for (const { file, text } of citingSources()) {
+      for (const match of text.matchAll(/\bdocs\/[a-z0-9-]+\.md(?:#[a-z0-9-]+)?/g)) {
         const problem = brokenReference(file, root, match[0]);
         if (problem !== null) problems.push(`${path.relative(root, file)}: ${problem}`);
       }

@@ -149,7 +149,7 @@ const PAUSE_WATCH_MS = 500;
 /**
  * A gap between two reads of the clock this long or longer is a pause: the thread was not
  * running. Back-to-back reads of the clock take well under a microsecond, so nothing the loop
- * does comes near it; the pauses seen here are 35–51 µs at the median of a run
+ * does comes near it; the pauses seen here are 23–51 µs at the median of a run
  * (docs/performance-log.md#full-runs-session-by-session).
  */
 const PAUSE_LEAST_MS = 0.02;
