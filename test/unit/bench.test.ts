@@ -11,9 +11,11 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { parseEventLine, type FactoryEvent } from '../../electron/rules/events.js';
 import { fingerprint, sameFingerprint, significantWords, type Fingerprint } from '../../electron/rules/sameness.js';
 import { DEFAULT_SETTINGS } from '../../electron/rules/settings.js';
+import { seededRandom } from '../../electron/rules/seededRandom.js';
 import { screen } from '../../electron/rules/screen.js';
 import { MAX_TEXT_WORDS, MIN_TEXT_WORDS, ProposalTexts, VOCABULARY, generateFactory, type FactorySpec } from '../bench/corpus.js';
 import { failedResult, percentile, result, tableRow } from '../bench/harness.js';
+import { periodicShare } from '../bench/hostPauses.js';
 import { tempFactory, type TempFactory } from '../support/factory.js';
 
 const folders: TempFactory[] = [];
@@ -109,6 +111,18 @@ describe('the benchmark harness', () => {
     expect(percentile(samples, 99)).toBe(5);
     expect(percentile(samples, 0)).toBe(1);
     expect(percentile([], 50)).toBeNaN();
+  });
+
+  it("the host's clock shows as a pause at one phase of nearly every millisecond, the guest's own tick as a quarter of them, and pauses at random as few", () => {
+    const random = seededRandom(9);
+    const scattered = (perSecond: number, ms: number): number[] => Array.from({ length: (perSecond * ms) / 1000 }, () => random() * ms);
+    const watched = 500;
+    const everyMs = Array.from({ length: watched }, (_, ms) => ms + 0.3 + random() * 0.01);
+    const guestTick = Array.from({ length: watched / 4 }, (_, k) => 4 * k + 0.75);
+    expect(periodicShare([...everyMs, ...guestTick, ...scattered(300, watched)], watched)).toBeGreaterThanOrEqual(0.99);
+    expect(periodicShare([...guestTick, ...scattered(300, watched)], watched)).toBeCloseTo(0.25, 1);
+    expect(periodicShare(scattered(300, watched), watched)).toBeLessThan(0.1);
+    expect(periodicShare([], watched)).toBe(0);
   });
 
   it('a case that could not run still has its entry, named for the case, with no figures and its target unmet', () => {

@@ -17,7 +17,7 @@
  * matched learnings adds. And a computation of fixed length, timed in every turn of the first
  * pass, tells how far this machine alone spreads a call between its p50 and its p99; and the
  * clock read alone for half a second after the passes tells why: how often the host takes the
- * CPU away from this thread, and for how long.
+ * CPU away from this thread, for how long, and whether on its own clock (`hostPauses.ts`).
  *
  * The brute force holds every learning's fingerprint in memory as interned word ids in flat typed
  * arrays. For a proposal it marks its words in a table indexed by word id, then walks all the
@@ -32,14 +32,14 @@
  * fast one, and the case says so.
  */
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { fingerprint, sameFingerprint, MIN_WORDS_TO_CONTAIN, MOST_ELABORATION, REWORDING_THRESHOLD, type Fingerprint } from '../../../electron/rules/sameness.js';
 import { openDb, type Db } from '../../../electron/node/store/db.js';
 import { matchedRowids, matchesInStep, matchingLearnings, matchStats, syncMatchIndex } from '../../../electron/node/store/matching.js';
 import { widenPageCache } from '../../../electron/node/store/pageCache.js';
 import type { Learning } from '../../../shared/domain.js';
 import { ProposalTexts } from '../corpus.js';
-import { ONE_AGENT, formatCount, measured, median, percentile, result, timed, type BenchCase } from '../harness.js';
+import { ONE_AGENT, formatCount, measured, percentile, result, timed, type BenchCase } from '../harness.js';
+import { hostPauses } from '../hostPauses.js';
 
 /** How many times faster than the brute force matching must be, at p50 and at p99. */
 const LEAST_SPEEDUP = 20;
@@ -141,41 +141,6 @@ function fixedComputation(): number {
     x ^= x << 5;
   }
   return x;
-}
-
-/** How long {@link hostPauses} reads the clock for. */
-const PAUSE_WATCH_MS = 500;
-
-/**
- * A gap between two reads of the clock this long or longer is a pause: the thread was not
- * running. Back-to-back reads of the clock take well under a microsecond, so nothing the loop
- * does comes near it; the pauses seen here are 23–51 µs at the median of a run
- * (docs/performance-log.md#full-runs-session-by-session).
- */
-const PAUSE_LEAST_MS = 0.02;
-
-/**
- * The pauses the host makes in this thread, found by doing nothing but read the clock for
- * {@link PAUSE_WATCH_MS}: how many a second, their median length, and the share of the time they
- * took. A call meets one with a chance of about its length times their rate, so on a host that
- * pauses a thousand times a second or more, a p99 of calls lasting a few tens of microseconds is
- * set by the pauses more than by the calls' own work.
- */
-function hostPauses(): { perSecond: number; medianMs: number; share: number } {
-  const gaps: number[] = [];
-  const start = performance.now();
-  let last = start;
-  while (last - start < PAUSE_WATCH_MS) {
-    const now = performance.now();
-    if (now - last >= PAUSE_LEAST_MS) gaps.push(now - last);
-    last = now;
-  }
-  const watched = last - start;
-  return {
-    perSecond: (gaps.length * 1000) / watched,
-    medianMs: gaps.length > 0 ? median(gaps) : 0,
-    share: gaps.reduce((sum, gap) => sum + gap, 0) / watched,
-  };
 }
 
 /** Both sides' times for each proposal in turn, how many answers differ, and how many proposals matched something. */
@@ -297,7 +262,7 @@ export const matchCase: BenchCase = {
           },
           {
             result: result(`match: p99 of a fixed computation timed in the same turns (this machine's own spread)`, fixed99, 'ms', null, null),
-            note: `arithmetic reading no memory, p50 ${fixed50.toFixed(3)} ms: p99 ÷ p50 = ${(fixed99 / fixed50).toFixed(2)}×, against ${(p99 / p50).toFixed(2)}× for matching as ingest does and ${(b99 / b50).toFixed(2)}× for the brute force; the host paused this thread ${formatCount(pauses.perSecond)} times a second, ${(pauses.medianMs * 1000).toFixed(0)} µs at the median, ${(pauses.share * 100).toFixed(1)} % of its time (the clock read for ${PAUSE_WATCH_MS} ms after the passes)`,
+            note: `arithmetic reading no memory, p50 ${fixed50.toFixed(3)} ms: p99 ÷ p50 = ${(fixed99 / fixed50).toFixed(2)}×, against ${(p99 / p50).toFixed(2)}× for matching as ingest does and ${(b99 / b50).toFixed(2)}× for the brute force; the host paused this thread ${formatCount(pauses.perSecond)} times a second, ${(pauses.medianMs * 1000).toFixed(0)} µs at the median, ${(pauses.share * 100).toFixed(1)} % of its time, in ${(pauses.onTheClock * 100).toFixed(0)} % of its milliseconds at one phase of the millisecond (the clock read for ${Math.round(pauses.watchedMs)} ms after the passes)`,
           },
           {
             result: result(`match: learnings examined per proposal against ${at}`, examined, 'learnings', null, { on: 'value', most: ledger.learnings / 20 }),
