@@ -1,14 +1,15 @@
 /**
  * What the host does to a thread that never waits: how often it stops it, for how long, and
- * whether on a clock of its own. The match case reports it, because on these machines it decides
- * on which side of its target matching's p99 falls (docs/development.md#known-limits).
+ * whether at one point of every millisecond. The match case reports it beside its figures: the
+ * host's pauses are one of what decides on which side of its target matching's p99 falls, and
+ * which kind of host a run met is read from them (docs/development.md#known-limits).
  *
- * Why the clock. These machines are virtual machines under a hypervisor whose own timer, when the
- * host is busy, stops the guest's thread once every millisecond at the same point of the
- * millisecond, for some 30 µs each time; when it is quiet, only the guest's own 250 ticks a second
- * and scattered pauses are left (docs/performance-log.md#session-21-the-hosts-millisecond). A
- * count of pauses alone could not tell those apart from many unrelated ones; the share of
- * milliseconds paused at one phase does.
+ * Why one point of the millisecond. On these machines (virtual machines under a hypervisor) a
+ * busy host was seen to stop the thread once every millisecond, at the same point of it, for some
+ * 30 µs each time, while the guest counted no interrupt that came as often; a quiet host left only
+ * the guest's own 250 timer ticks a second and scattered pauses
+ * (docs/performance-log.md#session-21-the-hosts-millisecond). A count of pauses alone cannot tell
+ * those apart from as many unrelated ones; the share of milliseconds paused at one point can.
  */
 import { performance } from 'node:perf_hooks';
 import { median } from './harness.js';
@@ -24,47 +25,66 @@ const PAUSE_WATCH_MS = 500;
  */
 const PAUSE_LEAST_MS = 0.02;
 
-/** The period of the host's clock looked for: its pauses land once a millisecond. */
-const HOST_PERIOD_MS = 1;
+/** The millisecond is cut into this many phases of 50 µs to find the point most pauses begin at. */
+const PHASES = 20;
 
 /**
- * The millisecond is cut into this many phases (50 µs each) to find the one most pauses begin in.
- * The host's pauses begin within some 100 µs of the same point each time (one or two neighbouring
- * phases held them here), so the commonest phase and its two neighbours hold them all, while
- * pauses at random land in those three a seventh of the time.
+ * How many neighbouring phases (150 µs) make one point of the millisecond: the host's pauses
+ * began within some 100 µs of the same point each time, one or two neighbouring phases holding
+ * them, so three hold them all wherever the point falls.
  */
-const PHASES = 20;
+const POINT_PHASES = 3;
+
+const PHASE_MS = 1 / PHASES;
 
 export interface HostPauses {
   /** How long the clock was read for. */
   watchedMs: number;
+  /** Pauses a second. */
   perSecond: number;
+  /** The median pause. */
   medianMs: number;
   /** The share of the watched time the thread was paused. */
   share: number;
-  /** The share of the watched milliseconds with a pause at one phase of the millisecond. */
-  onTheClock: number;
+  /** {@link onePointShare} of the pauses. */
+  onePoint: number;
 }
 
 /**
- * The share of the whole periods in `watchedMs` that hold a pause beginning at the commonest
- * phase of the period (or a phase next to it). About 1 when something stops the thread once every
- * period; a quarter for the guest's own tick, 250 a second, which keeps one phase of the
- * millisecond too; a few hundredths for pauses at random.
+ * The share of the watched milliseconds that hold a pause beginning at the point of the
+ * millisecond most pauses begin at (the {@link POINT_PHASES} neighbouring phases holding the most,
+ * the millisecond's end wrapping round to its start). `starts` are the pauses' beginnings, in
+ * milliseconds from the start of the watch.
+ *
+ * About 1 when something stops the thread once every millisecond; a quarter for the guest's own
+ * tick, 250 a second, which keeps one point of the millisecond too; for pauses at random, the
+ * chance that a millisecond holds one in three phases of twenty: 0.05 at 300 a second, 0.2 at
+ * 1,500. Only the milliseconds whose whole point lies inside the watch are counted, so a pause at
+ * either end cannot lift the share above what was watched.
  */
-export function periodicShare(starts: readonly number[], watchedMs: number, periodMs = HOST_PERIOD_MS): number {
-  const periods = Math.floor(watchedMs / periodMs);
-  if (starts.length === 0 || periods === 0) return 0;
-  const phaseOf = (at: number): number => Math.floor(((at % periodMs) / periodMs) * PHASES) % PHASES;
+export function onePointShare(starts: readonly number[], watchedMs: number): number {
+  const phaseOf = (at: number): number => Math.floor((at % 1) * PHASES) % PHASES;
   const counts = new Array<number>(PHASES).fill(0);
   for (const at of starts) counts[phaseOf(at)]!++;
-  const commonest = counts.indexOf(Math.max(...counts));
+  const held = (first: number): number => {
+    let sum = 0;
+    for (let k = 0; k < POINT_PHASES; k++) sum += counts[(first + k) % PHASES]!;
+    return sum;
+  };
+  let first = 0;
+  for (let phase = 1; phase < PHASES; phase++) if (held(phase) > held(first)) first = phase;
+  // The point's middle; a millisecond's point is [middle − half, middle + half] about its own k.
+  const half = (POINT_PHASES * PHASE_MS) / 2;
+  const middle = first * PHASE_MS + half;
+  const firstWhole = Math.ceil(half - middle);
+  const lastWhole = Math.floor(watchedMs - half - middle);
+  if (lastWhole < firstWhole) return 0;
   const paused = new Set<number>();
   for (const at of starts) {
-    const apart = (phaseOf(at) - commonest + PHASES) % PHASES;
-    if (apart <= 1 || apart === PHASES - 1) paused.add(Math.floor(at / periodMs));
+    const k = Math.round(at - middle);
+    if (Math.abs(at - middle - k) <= half && k >= firstWhole && k <= lastWhole) paused.add(k);
   }
-  return Math.min(1, paused.size / periods);
+  return paused.size / (lastWhole - firstWhole + 1);
 }
 
 /**
@@ -92,6 +112,6 @@ export function hostPauses(): HostPauses {
     perSecond: (gaps.length * 1000) / watchedMs,
     medianMs: gaps.length > 0 ? median(gaps) : 0,
     share: gaps.reduce((sum, gap) => sum + gap, 0) / watchedMs,
-    onTheClock: periodicShare(starts, watchedMs),
+    onePoint: onePointShare(starts, watchedMs),
   };
 }

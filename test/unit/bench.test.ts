@@ -15,7 +15,7 @@ import { seededRandom } from '../../electron/rules/seededRandom.js';
 import { screen } from '../../electron/rules/screen.js';
 import { MAX_TEXT_WORDS, MIN_TEXT_WORDS, ProposalTexts, VOCABULARY, generateFactory, type FactorySpec } from '../bench/corpus.js';
 import { failedResult, percentile, result, tableRow } from '../bench/harness.js';
-import { periodicShare } from '../bench/hostPauses.js';
+import { onePointShare } from '../bench/hostPauses.js';
 import { tempFactory, type TempFactory } from '../support/factory.js';
 
 const folders: TempFactory[] = [];
@@ -113,16 +113,22 @@ describe('the benchmark harness', () => {
     expect(percentile([], 50)).toBeNaN();
   });
 
-  it("the host's clock shows as a pause at one phase of nearly every millisecond, the guest's own tick as a quarter of them, and pauses at random as few", () => {
+  it("a host that stops the thread at one point of every millisecond shows as nearly every millisecond paused there, the guest's own tick as a quarter, and pauses at random as few", () => {
     const random = seededRandom(9);
-    const scattered = (perSecond: number, ms: number): number[] => Array.from({ length: (perSecond * ms) / 1000 }, () => random() * ms);
     const watched = 500;
-    const everyMs = Array.from({ length: watched }, (_, ms) => ms + 0.3 + random() * 0.01);
+    const scattered = (perSecond: number): number[] => Array.from({ length: (perSecond * watched) / 1000 }, () => random() * watched);
+    const everyMs = (point: number, spread: number): number[] => Array.from({ length: watched }, (_, ms) => ms + point + (random() - 0.5) * spread);
     const guestTick = Array.from({ length: watched / 4 }, (_, k) => 4 * k + 0.75);
-    expect(periodicShare([...everyMs, ...guestTick, ...scattered(300, watched)], watched)).toBeGreaterThanOrEqual(0.99);
-    expect(periodicShare([...guestTick, ...scattered(300, watched)], watched)).toBeCloseTo(0.25, 1);
-    expect(periodicShare(scattered(300, watched), watched)).toBeLessThan(0.1);
-    expect(periodicShare([], watched)).toBe(0);
+    expect(onePointShare([...everyMs(0.3, 0.01), ...guestTick, ...scattered(300)], watched)).toBeGreaterThanOrEqual(0.99);
+    // The point at the millisecond's end: its pauses fall either side of a whole millisecond.
+    expect(onePointShare(everyMs(0, 0.04), watched)).toBeGreaterThanOrEqual(0.99);
+    // Spread over 100 µs, across three phases of 50 µs.
+    expect(onePointShare(everyMs(0.475, 0.1), watched)).toBeGreaterThanOrEqual(0.99);
+    const tick = onePointShare([...guestTick, ...scattered(300)], watched);
+    expect(tick).toBeGreaterThanOrEqual(0.24);
+    expect(tick).toBeLessThan(0.35);
+    expect(onePointShare(scattered(300), watched)).toBeLessThan(0.1);
+    expect(onePointShare([], watched)).toBe(0);
   });
 
   it('a case that could not run still has its entry, named for the case, with no figures and its target unmet', () => {

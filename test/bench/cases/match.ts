@@ -17,7 +17,7 @@
  * matched learnings adds. And a computation of fixed length, timed in every turn of the first
  * pass, tells how far this machine alone spreads a call between its p50 and its p99; and the
  * clock read alone for half a second after the passes tells why: how often the host takes the
- * CPU away from this thread, for how long, and whether on its own clock (`hostPauses.ts`).
+ * CPU away from this thread, for how long, and whether at one point of every millisecond (`hostPauses.ts`).
  *
  * The brute force holds every learning's fingerprint in memory as interned word ids in flat typed
  * arrays. For a proposal it marks its words in a table indexed by word id, then walks all the
@@ -262,7 +262,7 @@ export const matchCase: BenchCase = {
           },
           {
             result: result(`match: p99 of a fixed computation timed in the same turns (this machine's own spread)`, fixed99, 'ms', null, null),
-            note: `arithmetic reading no memory, p50 ${fixed50.toFixed(3)} ms: p99 ÷ p50 = ${(fixed99 / fixed50).toFixed(2)}×, against ${(p99 / p50).toFixed(2)}× for matching as ingest does and ${(b99 / b50).toFixed(2)}× for the brute force; the host paused this thread ${formatCount(pauses.perSecond)} times a second, ${(pauses.medianMs * 1000).toFixed(0)} µs at the median, ${(pauses.share * 100).toFixed(1)} % of its time, in ${(pauses.onTheClock * 100).toFixed(0)} % of its milliseconds at one phase of the millisecond (the clock read for ${Math.round(pauses.watchedMs)} ms after the passes)`,
+            note: `arithmetic reading no memory, p50 ${fixed50.toFixed(3)} ms: p99 ÷ p50 = ${(fixed99 / fixed50).toFixed(2)}×, against ${(p99 / p50).toFixed(2)}× for matching as ingest does and ${(b99 / b50).toFixed(2)}× for the brute force; the host paused this thread ${formatCount(pauses.perSecond)} times a second, ${(pauses.medianMs * 1000).toFixed(0)} µs at the median, ${(pauses.share * 100).toFixed(1)} % of its time, at one point of the millisecond in ${(pauses.onePoint * 100).toFixed(0)} % of its milliseconds (the clock read for ${Math.round(pauses.watchedMs)} ms after the passes)`,
           },
           {
             result: result(`match: learnings examined per proposal against ${at}`, examined, 'learnings', null, { on: 'value', most: ledger.learnings / 20 }),
