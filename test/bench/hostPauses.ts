@@ -30,8 +30,8 @@ const PHASES = 20;
 
 /**
  * How many neighbouring phases (150 µs) make one point of the millisecond: the host's pauses
- * began within some 100 µs of the same point each time, one or two neighbouring phases holding
- * them, so three hold them all wherever the point falls.
+ * began within a span of some 100 µs each time, one or two neighbouring phases holding them, and
+ * three phases hold any such span wherever it falls.
  */
 const POINT_PHASES = 3;
 
@@ -56,10 +56,11 @@ export interface HostPauses {
  * the millisecond's end wrapping round to its start). `starts` are the pauses' beginnings, in
  * milliseconds from the start of the watch.
  *
- * About 1 when something stops the thread once every millisecond; a quarter for the guest's own
- * tick, 250 a second, which keeps one point of the millisecond too; for pauses at random, the
- * chance that a millisecond holds one in three phases of twenty: 0.05 at 300 a second, 0.2 at
- * 1,500. Only the milliseconds whose whole point lies inside the watch are counted, so a pause at
+ * About 1 when something stops the thread once every millisecond; up to a quarter for the
+ * guest's own tick, 250 a second, which keeps one point of the millisecond too (less where some of
+ * its ticks stop the thread for under {@link PAUSE_LEAST_MS}); for pauses at random, about the
+ * chance that a millisecond holds one in three phases of twenty, a little more for taking the
+ * fullest three: about 0.06 at 300 a second, 0.2 at 1,500. Only the milliseconds whose whole point lies inside the watch are counted, so a pause at
  * either end cannot lift the share above what was watched.
  */
 export function onePointShare(starts: readonly number[], watchedMs: number): number {
