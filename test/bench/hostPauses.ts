@@ -60,8 +60,9 @@ export interface HostPauses {
  * guest's own tick, 250 a second, which keeps one point of the millisecond too (less where some of
  * its ticks stop the thread for under {@link PAUSE_LEAST_MS}); for pauses at random, about the
  * chance that a millisecond holds one in three phases of twenty, a little more for taking the
- * fullest three: about 0.06 at 300 a second, 0.2 at 1,500. Only the milliseconds whose whole point lies inside the watch are counted, so a pause at
- * either end cannot lift the share above what was watched.
+ * fullest three: about 0.06 at 300 a second, 0.2 at 1,500. Only the milliseconds whose whole point
+ * lies inside the watch are counted, so a pause at either end cannot lift the share above what was
+ * watched.
  */
 export function onePointShare(starts: readonly number[], watchedMs: number): number {
   const phaseOf = (at: number): number => Math.floor((at % 1) * PHASES) % PHASES;

@@ -17,7 +17,8 @@
  * matched learnings adds. And a computation of fixed length, timed in every turn of the first
  * pass, tells how far this machine alone spreads a call between its p50 and its p99; and the
  * clock read alone for half a second after the passes tells why: how often the host takes the
- * CPU away from this thread, for how long, and whether at one point of every millisecond (`hostPauses.ts`).
+ * CPU away from this thread, for how long, and whether at one point of every millisecond
+ * (`hostPauses.ts`).
  *
  * The brute force holds every learning's fingerprint in memory as interned word ids in flat typed
  * arrays. For a proposal it marks its words in a table indexed by word id, then walks all the
