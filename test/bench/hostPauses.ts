@@ -35,6 +35,7 @@ const PHASES = 20;
  */
 const POINT_PHASES = 3;
 
+/** One phase's length. */
 const PHASE_MS = 1 / PHASES;
 
 export interface HostPauses {
@@ -75,18 +76,18 @@ export function onePointShare(starts: readonly number[], watchedMs: number): num
   };
   let first = 0;
   for (let phase = 1; phase < PHASES; phase++) if (held(phase) > held(first)) first = phase;
-  // The point's middle; a millisecond's point is [middle − half, middle + half] about its own k.
+  // Millisecond k's point is [k + middle − half, k + middle + half]. The middle is never below
+  // half, so k = 0 is the first whole point; the last is the one that ends within the watch.
   const half = (POINT_PHASES * PHASE_MS) / 2;
   const middle = first * PHASE_MS + half;
-  const firstWhole = Math.ceil(half - middle);
   const lastWhole = Math.floor(watchedMs - half - middle);
-  if (lastWhole < firstWhole) return 0;
+  if (lastWhole < 0) return 0;
   const paused = new Set<number>();
   for (const at of starts) {
     const k = Math.round(at - middle);
-    if (Math.abs(at - middle - k) <= half && k >= firstWhole && k <= lastWhole) paused.add(k);
+    if (Math.abs(at - middle - k) <= half && k >= 0 && k <= lastWhole) paused.add(k);
   }
-  return paused.size / (lastWhole - firstWhole + 1);
+  return paused.size / (lastWhole + 1);
 }
 
 /**
