@@ -20,7 +20,7 @@ const PAUSE_WATCH_MS = 500;
 /**
  * A gap between two reads of the clock this long or longer is a pause: the thread was not
  * running. Back-to-back reads of the clock take well under a microsecond (43 ns here), so nothing
- * the loop does comes near it; the pauses seen here are 23–51 µs at the median of a run
+ * the loop does comes near it; the pauses seen here are 21–51 µs at the median of a run
  * (docs/performance-log.md#full-runs-session-by-session).
  */
 const PAUSE_LEAST_MS = 0.02;
@@ -66,7 +66,7 @@ export interface HostPauses {
  * watched.
  */
 export function onePointShare(starts: readonly number[], watchedMs: number): number {
-  const phaseOf = (at: number): number => Math.floor((at % 1) * PHASES) % PHASES;
+  const phaseOf = (at: number): number => Math.floor((at % 1) * PHASES);
   const counts = new Array<number>(PHASES).fill(0);
   for (const at of starts) counts[phaseOf(at)]!++;
   const held = (first: number): number => {
