@@ -6,9 +6,9 @@
  * reads) and then matches every proposal of the batch with `matchesInStep`: the timed side does
  * the same, its proposals in one transaction synced once, each call fingerprinting the text,
  * probing the index and loading the learnings it matched, on a connection with the wider page
- * cache ingest's connection keeps while it catches up (store/pageCache.ts). With SQLite's 2 MB
- * default instead, which ingest never matches with, a matched learning's row was read from the
- * file by the OS on most calls, and that read was most of the slowest calls. The one-off form
+ * cache ingest's connection keeps while it catches up (store/pageCache.ts); on SQLite's 2 MB
+ * default instead, which ingest never matches with, sessions 23 and 24 measured the same p99
+ * (docs/performance-log.md#session-24-ingests-page-cache-measured-both-ways). The one-off form
  * the agent-side `check` uses (`matchingLearnings`, a transaction and the staleness reads on
  * every call) is timed too, in a second pass against the same brute force, on SQLite's own page
  * cache as that command opens the ledger, and reported without a target: it is not what a
