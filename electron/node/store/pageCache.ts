@@ -10,11 +10,12 @@
  *   (until schema migration 14): with the default cache those pages were read back and spilled
  *   again and again. Growing the benchmark's 300,000-event ledger took 45.1–47.6 s against
  *   51.1–51.6 s, two runs each way, alternating. Since the counts are written once a batch
- *   (runTally.ts) no clear gain is left: 1,000,000 events took 52.6 s with it and 53.0 s without
- *   at the median of four runs each way, alternating, `serve` caught up in 58.4 s against 61.3 s
- *   within overlapping ranges, and matching's p99, which reads the rows it matched through this
- *   cache (test/bench/cases/match.ts), came out the same; whether to give back its 64 MiB is a
- *   known limit (docs/development.md#known-limits).
+ *   (runTally.ts) the gain is smaller but still there where the window waits on it: over eight
+ *   alternating pairs of runs on 1,000,000 events, `serve` caught up sooner with it in seven and as
+ *   soon in the eighth (7 % at the median), the CLI's ingest 2.5 % sooner at the median of the
+ *   pairs, and matching's p99, which reads the rows it matched through this cache
+ *   (test/bench/cases/match.ts), came out the same
+ *   (docs/performance-log.md#sessions-25-and-26-the-page-caches-second-ab-and-more-full-runs).
  * - A reject of 10,000 learnings rewrites most pages of the learnings table and adds as many
  *   history lines: on a copy of that ledger (63,676 learnings, flushed to disk first), five runs
  *   each way, alternating, the decision with its commit took 205–220 ms against 256–285 ms.
