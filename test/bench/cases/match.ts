@@ -7,17 +7,17 @@
  * same, its proposals in one transaction synced once, each call fingerprinting the text, probing
  * the index and loading the learnings it matched, on a connection with the wider page cache
  * ingest's connection keeps while it catches up (store/pageCache.ts); on SQLite's 2 MB default
- * instead, which ingest never matches with, session 10 measured a higher p99 and sessions 23 and 24
- * the same (docs/performance-log.md#session-24-ingests-page-cache-measured-both-ways). The one-off
- * form the agent-side `check` uses (`matchingLearnings`, a transaction and the staleness reads on
- * every call) is timed too, in a second pass against the same brute force, on SQLite's own page
- * cache as that command opens the ledger, and reported without a target: it is not what a stream of
- * proposals costs. So is the index's probe alone (`matchedRowids`: fingerprint and filters, no row
- * read), in a third pass: it tells what the filters cost from what reading the matched learnings
- * adds. And a computation of fixed length, timed in every turn of the first pass, tells how far
- * this machine alone spreads a call between its p50 and its p99; and the clock read alone for half
- * a second after the passes tells why: how often the host takes the CPU away from this thread, for
- * how long, and whether at one point of every millisecond (`hostPauses.ts`).
+ * instead, which ingest never matches with, session 10 measured a higher p99 and sessions 23 to 25
+ * the same (docs/performance-log.md#sessions-25-and-26-the-page-caches-second-ab-and-more-full-runs).
+ * The one-off form the agent-side `check` uses (`matchingLearnings`, a transaction and the
+ * staleness reads on every call) is timed too, in a second pass against the same brute force, on
+ * SQLite's own page cache as that command opens the ledger, and reported without a target: it is
+ * not what a stream of proposals costs. So is the index's probe alone (`matchedRowids`: fingerprint
+ * and filters, no row read), in a third pass: it tells what the filters cost from what reading the
+ * matched learnings adds. And a computation of fixed length, timed in every turn of the first pass,
+ * tells how far this machine alone spreads a call between its p50 and its p99; and the clock read
+ * alone for half a second after the passes tells why: how often the host takes the CPU away from
+ * this thread, for how long, and whether at one point of every millisecond (`hostPauses.ts`).
  *
  * The brute force holds every learning's fingerprint in memory as interned word ids in flat typed
  * arrays. For a proposal it marks its words in a table indexed by word id, then walks all the
