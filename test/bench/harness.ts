@@ -106,11 +106,11 @@ export function timed(fn: () => void): number {
   return measured(fn).ms;
 }
 
-/** Milliseconds `fn` takes, and what it returned. */
-export function measured<T>(fn: () => T): { ms: number; value: T } {
+/** Milliseconds `fn` takes, what it returned, and when it began (`performance.now()`). */
+export function measured<T>(fn: () => T): { ms: number; value: T; start: number } {
   const start = performance.now();
   const value = fn();
-  return { ms: performance.now() - start, value };
+  return { ms: performance.now() - start, value, start };
 }
 
 /** Time taken by the clock and CPU time of the whole process (every thread), in ms; they add up over calls. */

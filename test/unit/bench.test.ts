@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { parseEventLine, type FactoryEvent } from '../../electron/rules/events.js';
 import { fingerprint, sameFingerprint, significantWords, type Fingerprint } from '../../electron/rules/sameness.js';
@@ -16,6 +17,7 @@ import { screen } from '../../electron/rules/screen.js';
 import { MAX_TEXT_WORDS, MIN_TEXT_WORDS, ProposalTexts, VOCABULARY, generateFactory, type FactorySpec } from '../bench/corpus.js';
 import { failedResult, percentile, result, tableRow } from '../bench/harness.js';
 import { onePointShare } from '../bench/hostPauses.js';
+import { collectionsDuring, collectionsWithin, type Collection } from '../bench/collections.js';
 import { tempFactory, type TempFactory } from '../support/factory.js';
 
 const folders: TempFactory[] = [];
@@ -130,6 +132,37 @@ describe('the benchmark harness', () => {
     expect(tick).toBeLessThan(0.35);
     expect(onePointShare(scattered(300), watched)).toBeLessThan(0.1);
     expect(onePointShare([], watched)).toBe(0);
+  });
+
+  it("a call met a collection when their spans overlap at all, and not when one ends as the other begins", () => {
+    const collections: Collection[] = [
+      { start: 10, ms: 5, kind: 'minor' },
+      { start: 30, ms: 20, kind: 'major' },
+    ];
+    expect(collectionsWithin(collections, 12, 1)).toEqual([collections[0]]);
+    expect(collectionsWithin(collections, 5, 6)).toEqual([collections[0]]);
+    expect(collectionsWithin(collections, 14, 20)).toEqual(collections);
+    expect(collectionsWithin(collections, 15, 15)).toEqual([]);
+    expect(collectionsWithin(collections, 0, 10)).toEqual([]);
+  });
+
+  it('the collections a function made while it ran are reported, within the span it ran in, though none is delivered until it has returned', async () => {
+    const begun = performance.now();
+    const { value, collections } = await collectionsDuring(() => {
+      // Some 100 MB of short-lived arrays, each kept until 64 later ones have been made: more than
+      // the young generation holds, so it is collected.
+      const ring: number[][] = [];
+      for (let i = 0; i < 1_000_000; i++) ring[i % 64] = new Array<number>(12).fill(i);
+      return ring.length;
+    });
+    const ended = performance.now();
+    expect(value).toBe(64);
+    expect(collections.length).toBeGreaterThan(0);
+    for (const c of collections) {
+      expect(c.start).toBeGreaterThanOrEqual(begun);
+      expect(c.start + c.ms).toBeLessThanOrEqual(ended);
+    }
+    expect(collections.map((c) => c.kind)).toContain('minor');
   });
 
   it('a case that could not run still has its entry, named for the case, with no figures and its target unmet', () => {

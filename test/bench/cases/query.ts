@@ -11,13 +11,20 @@
  * Sorts are timed descending only (the window's default): the other direction reads the same
  * index the other way, for the same cost. With fewer than 100 rounds a nearest-rank p99 is the
  * slowest round, which is the stricter reading.
+ *
+ * So one slow call decides the figure, and the note says what happened in it: its round, the
+ * process's CPU time and switches of thread, and the collector's pauses, and the same for every
+ * call over the bound. A slow plan is slow every round, a cold first read in round 1, a
+ * collection shows as one, and a stop of the virtual CPU by the host as a call on the CPU all along
+ * with none of those (docs/performance-log.md#session-32-what-stops-the-querys-slowest-calls).
  */
 import { LEARNING_SORTS, type LearningFilter } from '../../../shared/api.js';
 import type { LearningState } from '../../../shared/domain.js';
 import { queryLearnings, type LearningQuery } from '../../../electron/node/store/learningQueries.js';
 import { decideLearnings } from '../../../electron/node/store/decisions.js';
 import type { Db } from '../../../electron/node/store/db.js';
-import { formatCount, mixedSpec, openCopy, percentile, result, timed, type BenchCase } from '../harness.js';
+import { formatCount, measured, mixedSpec, openCopy, percentile, result, timed, type BenchCase } from '../harness.js';
+import { collectionsDuring, collectionsWithin, type Collection } from '../collections.js';
 
 /** The slowest p99 the list may have, in ms (issue 9). */
 const MOST_MS = 20;
@@ -55,6 +62,48 @@ function busiestAgent(db: Db): string {
   return (db.prepare('SELECT agent FROM learnings GROUP BY agent ORDER BY count(*) DESC, agent LIMIT 1').get() as { agent: string } | undefined)?.agent ?? 'agent-01';
 }
 
+/**
+ * One timed call: when it began and how long it took, and what the process did meanwhile as this
+ * machine's kernel counts it (every thread: the collector's helpers too). A slow call with as much
+ * CPU time, no switch and no collection was either slow work or a stop of the virtual CPU by the
+ * host, which the kernel here counts as the thread's own time
+ * (docs/performance-log.md#session-32-what-stops-the-querys-slowest-calls).
+ */
+interface Call {
+  start: number;
+  ms: number;
+  /** CPU time of the process's threads. */
+  cpuMs: number;
+  /** Times one of the process's threads left a CPU, to the kernel's scheduler or to wait. */
+  switches: number;
+}
+
+function timedCall(fn: () => void): Call {
+  const before = process.resourceUsage();
+  const { start, ms } = measured(fn);
+  const after = process.resourceUsage();
+  return {
+    start,
+    ms,
+    cpuMs: (after.userCPUTime + after.systemCPUTime - before.userCPUTime - before.systemCPUTime) / 1000,
+    switches: after.voluntaryContextSwitches + after.involuntaryContextSwitches - before.voluntaryContextSwitches - before.involuntaryContextSwitches,
+  };
+}
+
+/** What the thread and the collector did during one timed call. */
+function slowestCall(call: Call, collections: readonly Collection[]): string {
+  const met = collectionsWithin(collections, call.start, call.ms);
+  const gc = met.length === 0 ? 'no collection' : met.map((c) => `a ${c.kind} collection of ${c.ms.toFixed(1)} ms`).join(' and ');
+  return `${call.ms.toFixed(1)} ms, the process's CPU ${call.cpuMs.toFixed(1)} ms, ${call.switches} switches of its threads, ${gc} in it`;
+}
+
+/** The longest of the collections, and how many there were. */
+function longest(collections: readonly Collection[]): string {
+  if (collections.length === 0) return 'none (no collection)';
+  const most = collections.reduce((a, b) => (b.ms > a.ms ? b : a));
+  return `${most.ms.toFixed(1)} ms (${most.kind}), of ${formatCount(collections.length)}`;
+}
+
 function describe(q: LearningQuery): string {
   const f = q.filter ?? {};
   const parts = [
@@ -70,7 +119,7 @@ function describe(q: LearningQuery): string {
 export const queryCase: BenchCase = {
   id: 'query',
   about: 'learnings.query (queryLearnings) on the mixed ledger, every filter × sort × search: the worst p99 ÷ the default page',
-  run({ sizes, work, log }) {
+  async run({ sizes, work, log }) {
     const ledger = work.ledger(mixedSpec(sizes.ledgerEvents));
     const { db } = openCopy(work, ledger.file, 'query');
     try {
@@ -96,31 +145,41 @@ export const queryCase: BenchCase = {
         }
       }
       const defaultPage: LearningQuery = { filter: {}, sort: 'last_at', dir: 'desc', offset: 0, limit: 100 };
-      const samples = queries.map(() => [] as number[]);
+      const calls = queries.map(() => [] as Call[]);
       const baseline: number[] = [];
       log(`timing ${formatCount(queries.length)} combinations × ${sizes.queryRounds} rounds`);
-      for (let round = 0; round < sizes.queryRounds; round++) {
-        queries.forEach((q, i) => {
-          if (i % BASELINE_EVERY === 0) baseline.push(timed(() => queryLearnings(db, defaultPage)));
-          samples[i]!.push(timed(() => queryLearnings(db, q)));
-        });
-      }
+      const { collections } = await collectionsDuring(() => {
+        for (let round = 0; round < sizes.queryRounds; round++) {
+          queries.forEach((q, i) => {
+            if (i % BASELINE_EVERY === 0) baseline.push(timed(() => queryLearnings(db, defaultPage)));
+            calls[i]!.push(timedCall(() => queryLearnings(db, q)));
+          });
+        }
+      });
+      const samples = calls.map((c) => c.map((call) => call.ms));
       const p99s = samples.map((s) => percentile(s, 99));
       let worst = 0;
       p99s.forEach((p, i) => {
         if (p > p99s[worst]!) worst = i;
       });
       const over = p99s.filter((p) => p > MOST_MS).length;
-      // Where the worst combination's slowest call fell, and its median: a slow plan is slow every
-      // round, a cold first read is slow in round 1, a stall of the machine in one round of many.
+      // Where the worst combination's slowest call fell, and its median (see the top of the file).
       const worstSamples = samples[worst]!;
-      const slowestRound = worstSamples.indexOf(Math.max(...worstSamples)) + 1;
+      const slowest = worstSamples.indexOf(Math.max(...worstSamples));
+      const slowCalls = calls.flat().filter((call) => call.ms > MOST_MS);
+      const inCollection = slowCalls.filter((call) => collectionsWithin(collections, call.start, call.ms).length > 0).length;
+      const switched = slowCalls.filter((call) => call.switches > 0).length;
       const learnings = (db.prepare('SELECT count(*) AS n FROM learnings').get() as { n: number }).n;
       return {
         results: [
           {
             result: result(`query: worst p99 of ${queries.length} combinations at ${formatCount(learnings)} learnings`, p99s[worst]!, 'ms', percentile(baseline, 99), { on: 'value', most: MOST_MS }),
-            note: `worst: ${describe(queries[worst]!)}, its slowest call in round ${slowestRound} of ${sizes.queryRounds}, its median ${percentile(worstSamples, 50).toFixed(2)} ms; ${over} combinations over ${MOST_MS} ms; median p99 ${percentile(p99s, 50).toFixed(2)} ms`,
+            note:
+              `worst: ${describe(queries[worst]!)}, its slowest call in round ${slowest + 1} of ${sizes.queryRounds} ` +
+              `(${slowestCall(calls[worst]![slowest]!, collections)}), its median ${percentile(worstSamples, 50).toFixed(2)} ms; ` +
+              `${over} combinations over ${MOST_MS} ms; median p99 ${percentile(p99s, 50).toFixed(2)} ms; ` +
+              `${slowCalls.length} timed calls over ${MOST_MS} ms, ${inCollection} of them during a collection, ${switched} with a switch of the process's threads; ` +
+              `the longest collection ${longest(collections)}`,
           },
         ],
       };
