@@ -13,10 +13,11 @@
  * slowest round, which is the stricter reading.
  *
  * So one slow call decides the figure, and the note says what happened in it: its round, the
- * process's CPU time and switches of thread, and the collector's pauses, and the same for every
- * call over the bound. A slow plan is slow every round, a cold first read in round 1, a
- * collection shows as one, and a stop of the virtual CPU by the host as a call on the CPU all along
- * with none of those (docs/performance-log.md#session-32-what-stops-the-querys-slowest-calls).
+ * process's CPU time and switches of thread, and the collector's pauses; and for every call over
+ * the bound, whether a collection or a switch met it. A slow plan is slow every round, a cold first
+ * read in round 1, a collection shows as one, and a stop of the virtual CPU by the host as a call
+ * on the CPU all along with none of those
+ * (docs/performance-log.md#session-32-what-stops-the-querys-slowest-calls).
  */
 import { LEARNING_SORTS, type LearningFilter } from '../../../shared/api.js';
 import type { LearningState } from '../../../shared/domain.js';
