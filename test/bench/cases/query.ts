@@ -91,7 +91,7 @@ function timedCall(fn: () => void): Call {
   };
 }
 
-/** What the thread and the collector did during one timed call. */
+/** What the process and the collector did during one timed call. */
 function slowestCall(call: Call, collections: readonly Collection[]): string {
   const met = collectionsWithin(collections, call.start, call.ms);
   const gc = met.length === 0 ? 'no collection' : met.map((c) => `a ${c.kind} collection of ${c.ms.toFixed(1)} ms`).join(' and ');
