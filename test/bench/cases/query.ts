@@ -66,8 +66,8 @@ function busiestAgent(db: Db): string {
 /**
  * One timed call: when it began and how long it took, and what the process did meanwhile as this
  * machine's kernel counts it (every thread: the collector's helpers too). A slow call with as much
- * CPU time, no switch and no collection was either slow work or a stop of the virtual CPU by the
- * host, which the kernel here counts as the thread's own time
+ * CPU time, no switch and no collection was either slow work or, by every sign the guest has, a
+ * stop of the virtual CPU by the host, which the kernel here counts as the process's own CPU time
  * (docs/performance-log.md#session-32-what-stops-the-querys-slowest-calls).
  */
 interface Call {
