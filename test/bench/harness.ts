@@ -113,18 +113,44 @@ export function measured<T>(fn: () => T): { ms: number; value: T; start: number 
   return { ms: performance.now() - start, value, start };
 }
 
+/**
+ * One call timed, with what the process did meanwhile as this machine's kernel counts it (every
+ * thread: the collector's helpers too).
+ */
+export interface TimedCall {
+  /** When it began (`performance.now()`). */
+  start: number;
+  ms: number;
+  /** CPU time of the process's threads. */
+  cpuMs: number;
+  /** Times one of the process's threads left a CPU, to the kernel's scheduler or to wait. */
+  switches: number;
+}
+
+/** Times `fn` by the clock and by the process's CPU, and counts its threads' switches. */
+export function timedCall<T>(fn: () => T): TimedCall & { value: T } {
+  const before = process.resourceUsage();
+  const { start, ms, value } = measured(fn);
+  const after = process.resourceUsage();
+  return {
+    start,
+    ms,
+    value,
+    cpuMs: (after.userCPUTime + after.systemCPUTime - before.userCPUTime - before.systemCPUTime) / 1000,
+    switches: after.voluntaryContextSwitches + after.involuntaryContextSwitches - before.voluntaryContextSwitches - before.involuntaryContextSwitches,
+  };
+}
+
 /** Time taken by the clock and CPU time of the whole process (every thread), in ms; they add up over calls. */
 export class Stopwatch {
   ms = 0;
   cpuMs = 0;
 
   time<T>(fn: () => T): T {
-    const cpu = process.cpuUsage();
-    const { ms, value } = measured(fn);
-    const used = process.cpuUsage(cpu);
-    this.ms += ms;
-    this.cpuMs += (used.user + used.system) / 1000;
-    return value;
+    const call = timedCall(fn);
+    this.ms += call.ms;
+    this.cpuMs += call.cpuMs;
+    return call.value;
   }
 }
 

@@ -15,7 +15,7 @@ import { DEFAULT_SETTINGS } from '../../electron/rules/settings.js';
 import { seededRandom } from '../../electron/rules/seededRandom.js';
 import { screen } from '../../electron/rules/screen.js';
 import { MAX_TEXT_WORDS, MIN_TEXT_WORDS, ProposalTexts, VOCABULARY, generateFactory, type FactorySpec } from '../bench/corpus.js';
-import { failedResult, percentile, result, tableRow } from '../bench/harness.js';
+import { Stopwatch, failedResult, percentile, result, tableRow, timedCall } from '../bench/harness.js';
 import { onePointShare } from '../bench/hostPauses.js';
 import { collectionsDuring, collectionsWithin, type Collection } from '../bench/collections.js';
 import { tempFactory, type TempFactory } from '../support/factory.js';
@@ -132,6 +132,21 @@ describe('the benchmark harness', () => {
     expect(tick).toBeLessThan(0.35);
     expect(onePointShare(scattered(300), watched)).toBeLessThan(0.1);
     expect(onePointShare([], watched)).toBe(0);
+  });
+
+  it("a call that waits counts in its time and as a switch of its thread, not in the process's CPU; a stopwatch adds its calls up", () => {
+    const WAIT_MS = 40;
+    const wait = (): number => (Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, WAIT_MS), 7);
+    const call = timedCall(wait);
+    expect(call.value).toBe(7);
+    expect(call.ms).toBeGreaterThanOrEqual(WAIT_MS - 1);
+    expect(call.cpuMs).toBeLessThan(call.ms / 2);
+    expect(call.switches).toBeGreaterThanOrEqual(1);
+    const watch = new Stopwatch();
+    expect(watch.time(wait)).toBe(7);
+    watch.time(wait);
+    expect(watch.ms).toBeGreaterThanOrEqual(2 * (WAIT_MS - 1));
+    expect(watch.cpuMs).toBeLessThan(watch.ms / 2);
   });
 
   it("a call met a collection when their spans overlap at all, and not when one ends as the other begins", () => {

@@ -24,7 +24,7 @@ import type { LearningState } from '../../../shared/domain.js';
 import { queryLearnings, type LearningQuery } from '../../../electron/node/store/learningQueries.js';
 import { decideLearnings } from '../../../electron/node/store/decisions.js';
 import type { Db } from '../../../electron/node/store/db.js';
-import { formatCount, measured, mixedSpec, openCopy, percentile, result, timed, type BenchCase } from '../harness.js';
+import { formatCount, mixedSpec, openCopy, percentile, result, timed, timedCall, type BenchCase, type TimedCall } from '../harness.js';
 import { collectionsDuring, collectionsWithin, type Collection } from '../collections.js';
 
 /** The slowest p99 the list may have, in ms (issue 9). */
@@ -64,35 +64,12 @@ function busiestAgent(db: Db): string {
 }
 
 /**
- * One timed call: when it began and how long it took, and what the process did meanwhile as this
- * machine's kernel counts it (every thread: the collector's helpers too). A slow call with as much
- * CPU time, no switch and no collection was either slow work or, by every sign the guest has, a
- * stop of the virtual CPU by the host, which the kernel here counts as the process's own CPU time
+ * What the process and the collector did during one timed call. A slow call with as much CPU time,
+ * no switch and no collection was either slow work or, by every sign the guest has, a stop of the
+ * virtual CPU by the host, which the kernel here counts as the process's own CPU time
  * (docs/performance-log.md#session-32-what-stops-the-querys-slowest-calls).
  */
-interface Call {
-  start: number;
-  ms: number;
-  /** CPU time of the process's threads. */
-  cpuMs: number;
-  /** Times one of the process's threads left a CPU, to the kernel's scheduler or to wait. */
-  switches: number;
-}
-
-function timedCall(fn: () => void): Call {
-  const before = process.resourceUsage();
-  const { start, ms } = measured(fn);
-  const after = process.resourceUsage();
-  return {
-    start,
-    ms,
-    cpuMs: (after.userCPUTime + after.systemCPUTime - before.userCPUTime - before.systemCPUTime) / 1000,
-    switches: after.voluntaryContextSwitches + after.involuntaryContextSwitches - before.voluntaryContextSwitches - before.involuntaryContextSwitches,
-  };
-}
-
-/** What the process and the collector did during one timed call. */
-function slowestCall(call: Call, collections: readonly Collection[]): string {
+function slowestCall(call: TimedCall, collections: readonly Collection[]): string {
   const met = collectionsWithin(collections, call.start, call.ms);
   const gc = met.length === 0 ? 'no collection' : met.map((c) => `a ${c.kind} collection of ${c.ms.toFixed(1)} ms`).join(' and ');
   return `${call.ms.toFixed(1)} ms, the process's CPU ${call.cpuMs.toFixed(1)} ms, ${call.switches} switches of its threads, ${gc} in it`;
@@ -146,14 +123,15 @@ export const queryCase: BenchCase = {
         }
       }
       const defaultPage: LearningQuery = { filter: {}, sort: 'last_at', dir: 'desc', offset: 0, limit: 100 };
-      const calls = queries.map(() => [] as Call[]);
+      const calls = queries.map(() => [] as TimedCall[]);
       const baseline: number[] = [];
       log(`timing ${formatCount(queries.length)} combinations × ${sizes.queryRounds} rounds`);
       const { collections } = await collectionsDuring(() => {
         for (let round = 0; round < sizes.queryRounds; round++) {
           queries.forEach((q, i) => {
             if (i % BASELINE_EVERY === 0) baseline.push(timed(() => queryLearnings(db, defaultPage)));
-            calls[i]!.push(timedCall(() => queryLearnings(db, q)));
+            // `void`: no page of rows is kept with its call; thousands would change what the collector does.
+            calls[i]!.push(timedCall(() => void queryLearnings(db, q)));
           });
         }
       });
