@@ -123,11 +123,18 @@ export interface TimedCall {
   ms: number;
   /** CPU time of the process's threads. */
   cpuMs: number;
-  /** Times one of the process's threads left a CPU, to the kernel's scheduler or to wait. */
-  switches: number;
+  /**
+   * Times one of the process's threads gave up its CPU to wait (for a lock, the disk, a timer).
+   * Told apart from `preemptions` because a call off the CPU for long reads differently by cause:
+   * a wait is the process's own doing, a preemption the machine's
+   * (docs/performance-log.md#session-36-twelve-runs-on-a-busier-host-ingest-over-its-10-in-seven).
+   */
+  waits: number;
+  /** Times the kernel's scheduler took a CPU from one of the process's threads that could run on. */
+  preemptions: number;
 }
 
-/** Times `fn` by the clock and by the process's CPU, and counts its threads' switches. */
+/** Times `fn` by the clock and by the process's CPU, and counts its threads' waits and preemptions. */
 export function timedCall<T>(fn: () => T): TimedCall & { value: T } {
   const before = process.resourceUsage();
   const { start, ms, value } = measured(fn);
@@ -137,7 +144,8 @@ export function timedCall<T>(fn: () => T): TimedCall & { value: T } {
     ms,
     value,
     cpuMs: (after.userCPUTime + after.systemCPUTime - before.userCPUTime - before.systemCPUTime) / 1000,
-    switches: after.voluntaryContextSwitches + after.involuntaryContextSwitches - before.voluntaryContextSwitches - before.involuntaryContextSwitches,
+    waits: after.voluntaryContextSwitches - before.voluntaryContextSwitches,
+    preemptions: after.involuntaryContextSwitches - before.involuntaryContextSwitches,
   };
 }
 

@@ -6,8 +6,10 @@
  * program its serve cases run (`test/bench/serve.ts`).
  */
 import fs from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { parseEventLine, type FactoryEvent } from '../../electron/rules/events.js';
 import { fingerprint, sameFingerprint, significantWords, type Fingerprint } from '../../electron/rules/sameness.js';
@@ -134,19 +136,39 @@ describe('the benchmark harness', () => {
     expect(onePointShare([], watched)).toBe(0);
   });
 
-  it("a call that waits counts in its time and as a switch of its thread, not in the process's CPU; a stopwatch adds its calls up", () => {
+  it("a call that waits counts in its time and as a wait of its thread, not in the process's CPU; a stopwatch adds its calls up", () => {
     const WAIT_MS = 40;
     const wait = (): number => (Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, WAIT_MS), 7);
     const call = timedCall(wait);
     expect(call.value).toBe(7);
     expect(call.ms).toBeGreaterThanOrEqual(WAIT_MS - 1);
     expect(call.cpuMs).toBeLessThan(call.ms / 2);
-    expect(call.switches).toBeGreaterThanOrEqual(1);
+    expect(call.waits).toBeGreaterThanOrEqual(1);
     const watch = new Stopwatch();
     expect(watch.time(wait)).toBe(7);
     watch.time(wait);
     expect(watch.ms).toBeGreaterThanOrEqual(2 * (WAIT_MS - 1));
     expect(watch.cpuMs).toBeLessThan(watch.ms / 2);
+  });
+
+  it('a call that could run on while other threads take its CPU counts as preempted', async () => {
+    // Two spinning threads a core, so the scheduler must share every core with the timed call.
+    const spinners = 2 * availableParallelism();
+    const flags = new Int32Array(new SharedArrayBuffer(8)); // [started, stop]
+    const spin = `const f = new Int32Array(require('node:worker_threads').workerData); Atomics.add(f, 0, 1); while (Atomics.load(f, 1) === 0);`;
+    const workers = Array.from({ length: spinners }, () => new Worker(spin, { eval: true, workerData: flags.buffer }));
+    try {
+      while (Atomics.load(flags, 0) < spinners) await new Promise((resolve) => setTimeout(resolve, 5));
+      const call = timedCall(() => {
+        const until = performance.now() + 300;
+        while (performance.now() < until);
+      });
+      // Other threads of the process may wait meanwhile, but far less often than this one is preempted.
+      expect(call.preemptions).toBeGreaterThan(call.waits);
+    } finally {
+      Atomics.store(flags, 1, 1);
+      await Promise.all(workers.map((w) => w.terminate()));
+    }
   });
 
   it("a call met a collection when their spans overlap at all, and not when one ends as the other begins", () => {

@@ -13,11 +13,12 @@
  * slowest round, which is the stricter reading.
  *
  * So one slow call decides the figure, and the note says what happened in it: its round, the
- * process's CPU time and switches of thread, and the collector's pauses; and for every call over
- * the bound, whether a collection or a switch met it. A slow plan is slow every round, a cold first
+ * process's CPU time, its threads' waits and preemptions, and the collector's pauses; and for every
+ * call over the bound, whether a collection, a wait or a preemption met it. A slow plan is slow every round, a cold first
  * read in round 1, a collection shows as one, and a stop of the virtual CPU by the host as a call
  * on the CPU all along with none of those
- * (docs/performance-log.md#session-32-what-stops-the-querys-slowest-calls).
+ * (docs/performance-log.md#session-32-what-stops-the-querys-slowest-calls). A call mostly off the
+ * CPU was waiting if it counts a wait, or had the CPU taken if it counts only preemptions.
  */
 import { LEARNING_SORTS, type LearningFilter } from '../../../shared/api.js';
 import type { LearningState } from '../../../shared/domain.js';
@@ -65,14 +66,14 @@ function busiestAgent(db: Db): string {
 
 /**
  * What the process and the collector did during one timed call. A slow call with as much CPU time,
- * no switch and no collection was either slow work or, by every sign the guest has, a stop of the
+ * no wait, no preemption and no collection was either slow work or, by every sign the guest has, a stop of the
  * virtual CPU by the host, which the kernel here counts as the process's own CPU time
  * (docs/performance-log.md#session-32-what-stops-the-querys-slowest-calls).
  */
 function slowestCall(call: TimedCall, collections: readonly Collection[]): string {
   const met = collectionsWithin(collections, call.start, call.ms);
   const gc = met.length === 0 ? 'no collection' : met.map((c) => `a ${c.kind} collection of ${c.ms.toFixed(1)} ms`).join(' and ');
-  return `${call.ms.toFixed(1)} ms, the process's CPU ${call.cpuMs.toFixed(1)} ms, ${call.switches} switches of its threads, ${gc} in it`;
+  return `${call.ms.toFixed(1)} ms, the process's CPU ${call.cpuMs.toFixed(1)} ms, its threads waiting ${call.waits} times and preempted ${call.preemptions}, ${gc} in it`;
 }
 
 /** The longest of the collections, and how many there were. */
@@ -147,7 +148,8 @@ export const queryCase: BenchCase = {
       const slowest = worstSamples.indexOf(Math.max(...worstSamples));
       const slowCalls = calls.flat().filter((call) => call.ms > MOST_MS);
       const inCollection = slowCalls.filter((call) => collectionsWithin(collections, call.start, call.ms).length > 0).length;
-      const switched = slowCalls.filter((call) => call.switches > 0).length;
+      const waited = slowCalls.filter((call) => call.waits > 0).length;
+      const preempted = slowCalls.filter((call) => call.preemptions > 0).length;
       const learnings = (db.prepare('SELECT count(*) AS n FROM learnings').get() as { n: number }).n;
       return {
         results: [
@@ -157,7 +159,7 @@ export const queryCase: BenchCase = {
               `worst: ${describe(queries[worst]!)}, its slowest call in round ${slowest + 1} of ${sizes.queryRounds} ` +
               `(${slowestCall(calls[worst]![slowest]!, collections)}), its median ${percentile(worstSamples, 50).toFixed(2)} ms; ` +
               `${over} combinations over ${MOST_MS} ms; median p99 ${percentile(p99s, 50).toFixed(2)} ms; ` +
-              `${slowCalls.length} timed calls over ${MOST_MS} ms, ${inCollection} of them during a collection, ${switched} with a switch of the process's threads; ` +
+              `${slowCalls.length} timed calls over ${MOST_MS} ms, ${inCollection} of them during a collection, ${waited} with a wait and ${preempted} with a preemption of the process's threads; ` +
               `the longest collection ${longest(collections)}`,
           },
         ],
