@@ -20,7 +20,7 @@ import { MAX_TEXT_WORDS, MIN_TEXT_WORDS, ProposalTexts, VOCABULARY, generateFact
 import { Stopwatch, failedResult, percentile, result, tableRow, timedCall } from '../bench/harness.js';
 import { onePointShare } from '../bench/hostPauses.js';
 import { collectionsDuring, collectionsWithin, type Collection } from '../bench/collections.js';
-import { tempFactory, type TempFactory } from '../support/factory.js';
+import { eventually, tempFactory, type TempFactory } from '../support/factory.js';
 
 const folders: TempFactory[] = [];
 afterAll(() => {
@@ -158,7 +158,7 @@ describe('the benchmark harness', () => {
     const spin = `const f = new Int32Array(require('node:worker_threads').workerData); Atomics.add(f, 0, 1); while (Atomics.load(f, 1) === 0);`;
     const workers = Array.from({ length: spinners }, () => new Worker(spin, { eval: true, workerData: flags.buffer }));
     try {
-      while (Atomics.load(flags, 0) < spinners) await new Promise((resolve) => setTimeout(resolve, 5));
+      await eventually(() => Atomics.load(flags, 0) === spinners, 'every spinning thread runs');
       const call = timedCall(() => {
         const until = performance.now() + 300;
         while (performance.now() < until);

@@ -14,11 +14,13 @@
  *
  * So one slow call decides the figure, and the note says what happened in it: its round, the
  * process's CPU time, its threads' waits and preemptions, and the collector's pauses; and for every
- * call over the bound, whether a collection, a wait or a preemption met it. A slow plan is slow every round, a cold first
- * read in round 1, a collection shows as one, and a stop of the virtual CPU by the host as a call
- * on the CPU all along with none of those
- * (docs/performance-log.md#session-32-what-stops-the-querys-slowest-calls). A call mostly off the
- * CPU was waiting if it counts a wait, or had the CPU taken if it counts only preemptions.
+ * call over the bound, whether a collection, a wait or a preemption met it. A slow plan is slow
+ * every round, a cold first read in round 1, a collection shows as one, and a stop of the virtual
+ * CPU by the host as a call on the CPU all along with none of those
+ * (docs/performance-log.md#session-32-what-stops-the-querys-slowest-calls). The waits and
+ * preemptions are the whole process's, the collector's helper threads among them, so they tell why
+ * a call was off the CPU only where no collection met it
+ * (docs/performance-log.md#session-36-sixteen-runs-on-a-busier-host-ingest-over-its-10-in-nine).
  */
 import { LEARNING_SORTS, type LearningFilter } from '../../../shared/api.js';
 import type { LearningState } from '../../../shared/domain.js';
@@ -66,8 +68,8 @@ function busiestAgent(db: Db): string {
 
 /**
  * What the process and the collector did during one timed call. A slow call with as much CPU time,
- * no wait, no preemption and no collection was either slow work or, by every sign the guest has, a stop of the
- * virtual CPU by the host, which the kernel here counts as the process's own CPU time
+ * no wait, no preemption and no collection was either slow work or, by every sign the guest has, a
+ * stop of the virtual CPU by the host, which the kernel here counts as the process's own CPU time
  * (docs/performance-log.md#session-32-what-stops-the-querys-slowest-calls).
  */
 function slowestCall(call: TimedCall, collections: readonly Collection[]): string {
