@@ -127,7 +127,7 @@ export interface TimedCall {
    * Times one of the process's threads gave up its CPU to wait (for a lock, the disk, a timer).
    * Told apart from `preemptions` because a call off the CPU for long reads differently by cause:
    * a wait is the process's own doing, a preemption the machine's
-   * (docs/performance-log.md#session-36-sixteen-runs-on-a-busier-host-ingest-over-its-10-in-nine).
+   * (docs/performance-log.md#session-36-seventeen-runs-on-a-busier-host-ingest-over-its-10-in-nine).
    */
   waits: number;
   /** Times the kernel's scheduler took a CPU from one of the process's threads that could run on. */

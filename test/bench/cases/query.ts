@@ -20,7 +20,7 @@
  * (docs/performance-log.md#session-32-what-stops-the-querys-slowest-calls). The waits and
  * preemptions are the whole process's, the collector's helper threads among them, so they tell why
  * a call was off the CPU only where no collection met it
- * (docs/performance-log.md#session-36-sixteen-runs-on-a-busier-host-ingest-over-its-10-in-nine).
+ * (docs/performance-log.md#session-36-seventeen-runs-on-a-busier-host-ingest-over-its-10-in-nine).
  */
 import { LEARNING_SORTS, type LearningFilter } from '../../../shared/api.js';
 import type { LearningState } from '../../../shared/domain.js';
