@@ -126,15 +126,15 @@ export interface TimedCall {
   /**
    * Times one of the process's threads gave up its CPU to wait (for a lock, the disk, a timer).
    * Told apart from `preemptions` because a call off the CPU for long reads differently by cause:
-   * a wait is the process's own doing, a preemption the machine's
-   * (docs/performance-log.md#session-36-seventeen-runs-on-a-busier-host-ingest-over-its-10-in-nine).
+   * a wait is the process's own doing, a preemption the machine's. Why, in the log:
+   * docs/performance-log.md#session-36-seventeen-runs-on-a-busier-host-ingest-over-its-10-in-nine
    */
   waits: number;
-  /** Times the kernel's scheduler took a CPU from one of the process's threads that could run on. */
+  /** Times the scheduler took the CPU from one of the process's threads that could run on. */
   preemptions: number;
 }
 
-/** Times `fn` by the clock and by the process's CPU, and counts its threads' waits and preemptions. */
+/** Times `fn` by the clock and the process's CPU, and counts its threads' waits and preemptions. */
 export function timedCall<T>(fn: () => T): TimedCall & { value: T } {
   const before = process.resourceUsage();
   const { start, ms, value } = measured(fn);

@@ -163,7 +163,7 @@ describe('the benchmark harness', () => {
         const until = performance.now() + 300;
         while (performance.now() < until);
       });
-      // Other threads of the process may wait meanwhile, but far less often than this one is preempted.
+      // Other threads may wait meanwhile, but far less often than this one is preempted.
       expect(call.preemptions).toBeGreaterThan(call.waits);
     } finally {
       Atomics.store(flags, 1, 1);
