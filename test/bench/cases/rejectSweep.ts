@@ -32,7 +32,7 @@ const MOST_REJECT_MS = 300;
 /**
  * Rejects timed, each on a fresh copy, the median reported: one reject is one sample of a few
  * hundred milliseconds of I/O and memory, and on this shared machine one sample alone ranged
- * from 158 to 455 ms on the same code (docs/development.md#known-limits).
+ * from 158 to 455 ms on the same code (docs/performance-log.md#full-runs-session-by-session).
  */
 const REJECT_ROUNDS = 3;
 const MOST_IDLE_SWEEP_MS = 20;
