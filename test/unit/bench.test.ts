@@ -19,6 +19,7 @@ import { screen } from '../../electron/rules/screen.js';
 import { MAX_TEXT_WORDS, MIN_TEXT_WORDS, ProposalTexts, VOCABULARY, generateFactory, type FactorySpec } from '../bench/corpus.js';
 import { Stopwatch, failedResult, percentile, result, tableRow, timedCall } from '../bench/harness.js';
 import { onePointShare } from '../bench/hostPauses.js';
+import { oneCycle, scatteredReads } from '../bench/scatteredReads.js';
 import { collectionsDuring, collectionsWithin, type Collection } from '../bench/collections.js';
 import { eventually, tempFactory, type TempFactory } from '../support/factory.js';
 
@@ -134,6 +135,32 @@ describe('the benchmark harness', () => {
     expect(tick).toBeLessThan(0.35);
     expect(onePointShare(scattered(300), watched)).toBeLessThan(0.1);
     expect(onePointShare([], watched)).toBe(0);
+  });
+
+  it('a walk of scattered reads goes once round every slot before it comes back, so no walk circles a few places the caches keep', () => {
+    for (const [slots, seed] of [[2, 1], [7, 2], [1000, 3], [65_537, 8]] as const) {
+      const next = oneCycle(slots, seed);
+      const seen = new Uint8Array(slots);
+      let slot = 0;
+      let steps = 0;
+      do {
+        expect(seen[slot]).toBe(0);
+        seen[slot] = 1;
+        slot = next[slot]!;
+        steps++;
+      } while (slot !== 0 && steps <= slots);
+      expect(steps).toBe(slots);
+    }
+    expect(oneCycle(1000, 3)).toEqual(oneCycle(1000, 3));
+  });
+
+  it("a walk of scattered reads gives one read's time at the median and its walks' spread, both measured", () => {
+    const walked = scatteredReads(1);
+    expect(walked.megabytes).toBe(1);
+    expect(walked.walks).toBeGreaterThan(0);
+    expect(walked.medianNs).toBeGreaterThan(0);
+    expect(Number.isFinite(walked.medianNs)).toBe(true);
+    expect(walked.spread).toBeGreaterThanOrEqual(1);
   });
 
   it("a call that waits counts in its time and as a wait of its thread, not in the process's CPU; a stopwatch adds its calls up", () => {

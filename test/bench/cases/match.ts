@@ -17,7 +17,9 @@
  * matched learnings adds. And a computation of fixed length, timed in every turn of the first pass,
  * tells how far this machine alone spreads a call between its p50 and its p99; and the clock read
  * alone for half a second after the passes tells why: how often the host takes the CPU away from
- * this thread, for how long, and whether at one point of every millisecond (`hostPauses.ts`).
+ * this thread, for how long, and whether at one point of every millisecond (`hostPauses.ts`); and
+ * walks of dependent reads through 8 and 64 MB after that, what one read at a scattered place cost
+ * this thread then, which the other two cannot tell (`scatteredReads.ts`).
  *
  * The brute force holds every learning's fingerprint in memory as interned word ids in flat typed
  * arrays. For a proposal it marks its words in a table indexed by word id, then walks all the
@@ -40,6 +42,7 @@ import type { Learning } from '../../../shared/domain.js';
 import { ProposalTexts } from '../corpus.js';
 import { ONE_AGENT, formatCount, measured, percentile, result, timed, type BenchCase } from '../harness.js';
 import { hostPauses } from '../hostPauses.js';
+import { scatteredReads } from '../scatteredReads.js';
 
 /** How many times faster than the brute force matching must be, at p50 and at p99. */
 const LEAST_SPEEDUP = 20;
@@ -131,6 +134,14 @@ const sameSet = (a: string[], b: string[]): boolean => a.length === b.length && 
  * (docs/performance-log.md#session-12-matchings-slowest-calls).
  */
 const FIXED_ROUNDS = 24_000;
+
+/**
+ * The spans walked with dependent reads after the passes (`scatteredReads.ts`): 8 MB, as large as
+ * the brute force's arrays, which the CPU's caches hold here (some 40 ns a read), and 64 MB, which
+ * they do not (some 175 ns). A neighbour on the host taking the caches shows in the first, one
+ * taking the memory's bandwidth in the second.
+ */
+const SCATTERED_SPANS_MB = [8, 64];
 
 /** Arithmetic of a fixed length that reads no memory, so the CPU caches' state does not change its time. */
 function fixedComputation(): number {
@@ -242,6 +253,7 @@ export const matchCase: BenchCase = {
       const fixed50 = percentile(inStep.fixed, 50);
       const fixed99 = percentile(inStep.fixed, 99);
       const pauses = hostPauses();
+      const walks = SCATTERED_SPANS_MB.map(scatteredReads);
       return {
         results: [
           {
@@ -264,6 +276,10 @@ export const matchCase: BenchCase = {
             result: result(`match: p99 of a fixed computation timed in the same turns (this machine's own spread)`, fixed99, 'ms', null, null),
             note: `arithmetic reading no memory, p50 ${fixed50.toFixed(3)} ms: p99 ÷ p50 = ${(fixed99 / fixed50).toFixed(2)}×, against ${(p99 / p50).toFixed(2)}× for matching as ingest does and ${(b99 / b50).toFixed(2)}× for the brute force; the host paused this thread ${formatCount(pauses.perSecond)} times a second, ${(pauses.medianMs * 1000).toFixed(0)} µs at the median, ${(pauses.share * 100).toFixed(1)} % of its time, at one point of the millisecond in ${(pauses.onePoint * 100).toFixed(0)} % of its milliseconds (the clock read for ${Math.round(pauses.watchedMs)} ms after the passes)`,
           },
+          ...walks.map((walk) => ({
+            result: result(`match: one read at a scattered place in ${walk.megabytes} MB, at the median (this machine's memory)`, walk.medianNs, 'ns', null, null),
+            note: `walks of dependent reads after the passes, each read's place given by the one before: p99 ÷ p50 of a walk = ${walk.spread.toFixed(2)}× over ${formatCount(walk.walks)} walks`,
+          })),
           {
             result: result(`match: learnings examined per proposal against ${at}`, examined, 'learnings', null, { on: 'value', most: ledger.learnings / 20 }),
             note: `compared word by word after the filters; ${examinedAt(work, sizes.oneAgentLearnings)}`,
