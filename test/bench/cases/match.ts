@@ -138,8 +138,8 @@ const FIXED_ROUNDS = 24_000;
 /**
  * The spans walked with dependent reads after the passes (`scatteredReads.ts`): 8 MB, as large as
  * the brute force's arrays, which the CPU's caches hold here (some 40 ns a read), and 64 MB, which
- * they do not (some 175 ns). A neighbour on the host taking the caches shows in the first, one
- * taking the memory's bandwidth in the second.
+ * they do not (some 175 ns). A neighbour on the host taking the caches would show in the first,
+ * one taking the memory's bandwidth in the second.
  */
 const SCATTERED_SPANS_MB = [8, 64];
 
