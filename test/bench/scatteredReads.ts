@@ -23,9 +23,10 @@ const READS_A_WALK = 300;
 /** How long each span is walked for, walks one after the other. */
 const WALK_FOR_MS = 250;
 
-/** Walks made before the timed ones, so the span's pages are mapped and the code compiled. */
+/** Walks made before the timed ones, so that the walk's code is compiled before it is timed. */
 const UNTIMED_WALKS = 200;
 
+/** A slot holds the next slot's index, so a span of M megabytes is M × 2^20 ÷ this many slots. */
 const BYTES_A_SLOT = Int32Array.BYTES_PER_ELEMENT;
 
 /**

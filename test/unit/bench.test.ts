@@ -150,8 +150,13 @@ describe('the benchmark harness', () => {
         steps++;
       } while (slot !== 0 && steps <= slots);
       expect(steps).toBe(slots);
+      // Scattered, not the slots in order, which the CPU's prefetcher would read ahead.
+      let inOrder = 0;
+      for (let i = 0; i < slots; i++) if (next[i] === (i + 1) % slots) inOrder++;
+      if (slots >= 1000) expect(inOrder).toBeLessThan(slots / 100);
     }
     expect(oneCycle(1000, 3)).toEqual(oneCycle(1000, 3));
+    expect(oneCycle(1000, 3)).not.toEqual(oneCycle(1000, 4));
   });
 
   it("a walk of scattered reads gives one read's time at the median and its walks' spread, both measured", () => {
