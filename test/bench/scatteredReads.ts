@@ -15,7 +15,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { seededRandom } from '../../electron/rules/seededRandom.js';
-import { median, percentile } from './harness.js';
+import { median, percentile, timed } from './harness.js';
 
 /** Dependent reads in one timed walk: some 10–60 µs here, the order of a matching call. */
 const READS_A_WALK = 300;
@@ -70,11 +70,7 @@ export function scatteredReads(megabytes: number): ScatteredReads {
   for (let i = 0; i < UNTIMED_WALKS; i++) walk();
   const times: number[] = [];
   const start = performance.now();
-  while (performance.now() - start < WALK_FOR_MS) {
-    const began = performance.now();
-    walk();
-    times.push(performance.now() - began);
-  }
+  while (performance.now() - start < WALK_FOR_MS) times.push(timed(walk));
   const middle = median(times);
   return { megabytes, medianNs: (middle * 1e6) / READS_A_WALK, spread: percentile(times, 99) / middle, walks: times.length };
 }
