@@ -8,7 +8,7 @@
  * force reads its arrays in order; in session 38 matching's p99 fell from above its 20× to half of
  * it within the hour, on the same code, while the host paused the thread as often and a
  * computation that reads no memory spread as little
- * (docs/performance-log.md#session-38-twenty-one-runs-matchings-p99-met-in-five).
+ * (docs/performance-log.md#session-38-twenty-two-runs-matchings-p99-met-in-five).
  * A walk timed then could not be compared with the runs before, which had none. Walked in every
  * run, through a span the CPU's caches hold and one they do not, it tells whether a run's
  * scattered reads were slower than another's, which neither of the other two can.
