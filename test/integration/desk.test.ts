@@ -22,8 +22,13 @@ async function openDesk(dir?: string, options: Partial<DeskOptions> = {}) {
   const desk = await Desk.open(factory, { host: 'browser', osUser: 'tester', ...options });
   const pushes: { name: PushName; payload: unknown }[] = [];
   desk.onPush((name, payload) => pushes.push({ name, payload }));
-  cleanups.push(() => desk.close());
-  cleanups.push(() => fs.rmSync(factory, { recursive: true, force: true }));
+  // The folder goes only once the Desk is closed: until then its ingest thread may still be
+  // writing into it (an agent's learnings file follows the commit a test waits for), and removing
+  // the folder under it failed with ENOTEMPTY on a busy machine.
+  cleanups.push(async () => {
+    await desk.close();
+    fs.rmSync(factory, { recursive: true, force: true });
+  });
   const call = async (channel: string, input: unknown): Promise<Envelope> => dispatch(desk.handlers, channel, input);
   const value = async (channel: string, input: unknown) => {
     const envelope = await call(channel, input);
