@@ -1,5 +1,6 @@
 /**
  * Starts the built `layover-desk serve` on a temporary factory and reads its URL from stdout.
+ * A factory folder it made itself is removed by `stop`, once serve has exited.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -50,10 +51,14 @@ export async function startServe(factory?: string): Promise<Served> {
     factory: dir,
     output: () => output,
     stop() {
+      const exited = (code: number | null): number | null => {
+        if (factory === undefined) fs.rmSync(dir, { recursive: true, force: true });
+        return code;
+      };
       return new Promise((resolve) => {
         // A process ended by a signal keeps `exitCode` null, and its 'exit' has passed: do not wait for it.
-        if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
-        child.once('exit', (code) => resolve(code));
+        if (child.exitCode !== null || child.signalCode !== null) return resolve(exited(child.exitCode));
+        child.once('exit', (code) => resolve(exited(code)));
         child.kill('SIGINT');
       });
     },

@@ -160,7 +160,9 @@ describe('the Desk', () => {
   });
 
   it('a missing factory folder is reported and the Desk keeps answering', async () => {
-    const missing = path.join(tempFactory().dir, 'not-there');
+    const parent = tempFactory();
+    cleanups.push(parent.remove); // runs after the Desk's cleanup: cleanups go last-registered first
+    const missing = path.join(parent.dir, 'not-there');
     const { call, value } = await openDesk(missing);
     const info = await value('desk.info', {});
     expect(info.factory_error).toContain('does not exist');
