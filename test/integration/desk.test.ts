@@ -161,9 +161,9 @@ describe('the Desk', () => {
 
   it('a missing factory folder is reported and the Desk keeps answering', async () => {
     const parent = tempFactory();
-    cleanups.push(parent.remove); // runs after the Desk's cleanup: cleanups go last-registered first
     const missing = path.join(parent.dir, 'not-there');
     const { call, value } = await openDesk(missing);
+    cleanups.unshift(parent.remove); // after the Desk is closed, which removes only the path inside
     const info = await value('desk.info', {});
     expect(info.factory_error).toContain('does not exist');
     const envelope = await call('learnings.query', {});
