@@ -1,6 +1,6 @@
 /**
  * Starts the built `layover-desk serve` on a temporary factory and reads its URL from stdout.
- * A factory folder it made itself is removed by `stop`, once serve has exited.
+ * `stop` removes the factory folder once serve has exited.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -18,8 +18,8 @@ export interface Served {
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
-export async function startServe(factory?: string): Promise<Served> {
-  const dir = factory ?? fs.mkdtempSync(path.join(os.tmpdir(), 'layover-e2e-'));
+export async function startServe(): Promise<Served> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'layover-e2e-'));
   const child: ChildProcess = spawn(process.execPath, [path.join(root, 'bin', 'layover-desk.js'), 'serve', '--factory', dir, '--create', '--port', '0'], {
     cwd: root,
     env: { ...process.env, LAYOVER_USER_DATA: path.join(dir, '.user-data') },
@@ -52,7 +52,7 @@ export async function startServe(factory?: string): Promise<Served> {
     output: () => output,
     stop() {
       const exited = (code: number | null): number | null => {
-        if (factory === undefined) fs.rmSync(dir, { recursive: true, force: true });
+        fs.rmSync(dir, { recursive: true, force: true });
         return code;
       };
       return new Promise((resolve) => {
