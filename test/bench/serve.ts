@@ -1,6 +1,8 @@
 /**
- * `layover-desk serve` as a child process for the benchmark: the host as the operator runs it,
- * measured from outside through its HTTP API with the token it prints.
+ * `layover-desk serve` as a child process: the host as the operator runs it, reached from outside
+ * through its HTTP API with the token it prints. The benchmark measures it this way; the tests
+ * that kill it and the end-to-end specs in the browser start it here too, so that there is one
+ * way to start it, read its address and stop it.
  *
  * It runs the build (`bin/layover-desk.js`) when the build is current, as the issue asks, since
  * that is what ships; a stale or missing build would measure other code, so then it runs the
@@ -34,6 +36,8 @@ export function serveProgram(): string {
 
 export interface RunningServe {
   pid: number;
+  /** The address it printed, token included: what the operator opens. */
+  url: string;
   /** Where its API answers, and the token it takes (for a caller in another thread: callerOf). */
   origin: string;
   token: string;
@@ -42,7 +46,8 @@ export interface RunningServe {
   info(): Promise<{ ms: number; value: DeskInfo }>;
   /** Resident and peak memory of the process, from /proc (Linux), in MB. */
   memory(): { rss: number; peak: number };
-  stop(): Promise<void>;
+  /** Asks it to stop (SIGTERM; SIGKILL if it has not exited in time) and settles with its exit code (null if a signal ended it). */
+  stop(): Promise<number | null>;
 }
 
 /** An answer of serve's API and how long it took, in ms. */
@@ -65,8 +70,9 @@ export function callerOf(origin: string, token: string): Call {
   };
 }
 
-export async function startServe(factory: string): Promise<RunningServe> {
-  const child: ChildProcess = spawnCli(['serve', '--factory', factory, '--port', '0']);
+/** Starts `serve` on `factory` on a free port, with `extraArgs` after those (e.g. `--create`). */
+export async function startServe(factory: string, extraArgs: readonly string[] = []): Promise<RunningServe> {
+  const child: ChildProcess = spawnCli(['serve', '--factory', factory, '--port', '0', ...extraArgs]);
   /**
    * Settles once serve has exited, however it ended and however late it is awaited. `stop()`
    * waits on this rather than on a fresh 'exit' listener guarded by `exitCode`: a process ended
@@ -74,7 +80,7 @@ export async function startServe(factory: string): Promise<RunningServe> {
    * so when a SIGKILL's exit was already seen, such a guard waited for ever (the rare hang of
    * serveKill.test.ts, which kills serve and then stops it).
    */
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let stdout = '';
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -97,6 +103,7 @@ export async function startServe(factory: string): Promise<RunningServe> {
   const pid = child.pid!;
   return {
     pid,
+    url: `${origin}/?token=${token}`,
     origin,
     token,
     call,
@@ -110,8 +117,9 @@ export async function startServe(factory: string): Promise<RunningServe> {
       // Once serve has exited, `kill` sends nothing (it cannot reach another process that took the pid).
       const kill = setTimeout(() => child.kill('SIGKILL'), STOP_LIMIT_MS);
       child.kill('SIGTERM');
-      await exited;
+      const code = await exited;
       clearTimeout(kill);
+      return code;
     },
   };
 }

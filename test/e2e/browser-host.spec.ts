@@ -4,17 +4,21 @@
  * real browser and from plain HTTP.
  */
 import { expect, test } from '@playwright/test';
-import { startServe, type Served } from './serve.js';
+import { startServe, type RunningServe } from '../bench/serve.js';
+import { tempFactory, type TempFactory } from '../support/factory.js';
 
-let served: Served;
+let factory: TempFactory;
+let served: RunningServe;
 
 test.beforeAll(async () => {
-  served = await startServe();
+  factory = tempFactory('layover-e2e-');
+  served = await startServe(factory.dir, ['--create']);
 });
 
 test.afterAll(async () => {
   const started = Date.now();
   const code = await served?.stop();
+  factory?.remove();
   expect(code).toBe(0);
   expect(Date.now() - started).toBeLessThan(3000);
 });

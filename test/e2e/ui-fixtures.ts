@@ -3,24 +3,16 @@
  * demo factory per test, helpers to append events the way the factory does, and a way to ask
  * the running Desk through its own HTTP API (the page's cookie authorises it).
  *
- * The CLI is `node bin/layover-desk.js` (the built package); `LAYOVER_DESK_CLI` may name
- * another command line (e.g. `node --import tsx electron/cli/run.ts`) for running from source.
+ * The CLI runs as the tests' other processes do (`test/support/spawnCli.ts`): the build when it
+ * is current, else the sources (`LAYOVER_TEST_CLI=source` forces them).
  */
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { test as base, expect, type Page } from '@playwright/test';
 import type { CallInput, CallOutput, Channel } from '../../shared/api.js';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-function cli(): string[] {
-  const custom = process.env.LAYOVER_DESK_CLI?.trim();
-  if (custom) return custom.split(/\s+/);
-  return [process.execPath, path.join(ROOT, 'bin', 'layover-desk.js')];
-}
+import { startServe } from '../bench/serve.js';
+import { appendEvents, tempFactory } from '../support/factory.js';
+import { runCliProcess } from '../support/spawnCli.js';
 
 export interface DeskServer {
   url: string;
@@ -37,61 +29,33 @@ export interface DeskOptions {
 }
 
 export async function startDesk(options: DeskOptions = {}): Promise<DeskServer> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'layover-ui-'));
-  const factory = path.join(dir, 'factory');
-  const [cmd, ...pre] = cli();
-  execFileSync(cmd!, [...pre, 'demo', factory], { cwd: ROOT, stdio: 'pipe', timeout: 120_000 });
-  if (options.settings) {
-    const file = path.join(factory, 'layover.toml');
-    fs.writeFileSync(file, options.settings(fs.readFileSync(file, 'utf8')));
-  }
-  const child: ChildProcess = spawn(cmd!, [...pre, 'serve', '--factory', factory, '--port', '0'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve printed no URL within 60 s:\n${output}`)), 60_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /(http:\/\/127\.0\.0\.1:\d+\/\S*)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
+  const temp = tempFactory('layover-ui-');
+  const factory = path.join(temp.dir, 'factory');
+  try {
+    const demo = await runCliProcess(['demo', factory]);
+    if (demo.code !== 0) throw new Error(`layover-desk demo exited ${demo.code}: ${demo.stderr}`);
+    if (options.settings) {
+      const file = path.join(factory, 'layover.toml');
+      fs.writeFileSync(file, options.settings(fs.readFileSync(file, 'utf8')));
+    }
+    const serve = await startServe(factory);
+    return {
+      url: serve.url,
+      factory,
+      async stop() {
+        await serve.stop();
+        temp.remove();
+      },
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`serve exited with ${code}:\n${output}`));
-    });
-  });
-  return {
-    url,
-    factory,
-    async stop() {
-      if (child.exitCode === null && child.pid) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        try {
-          process.kill(-child.pid, 'SIGTERM');
-        } catch {
-          child.kill('SIGTERM');
-        }
-        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
-      }
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  } catch (error) {
+    temp.remove();
+    throw error;
+  }
 }
 
-/** Appends one event line to today's (UTC) events file, as the factory does. */
+/** Appends one event, stamped now unless it has its own `at`, to the file of its UTC day, as the factory does. */
 export function appendEvent(factory: string, event: Record<string, unknown>): void {
-  const day = new Date().toISOString().slice(0, 10);
-  const file = path.join(factory, 'events', `${day}.jsonl`);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.appendFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), ...event })}\n`);
+  appendEvents(factory, { at: new Date().toISOString(), ...event });
 }
 
 /** Asks the running Desk directly (same origin, the page's auth cookie). */

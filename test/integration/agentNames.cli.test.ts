@@ -4,7 +4,8 @@ import path from 'node:path';
 import { expect, it } from 'vitest';
 import { runIn } from '../support/cli.js';
 import { proposed } from '../support/events.js';
-import { appendEvents, freshFactoryEachTest } from '../support/factory.js';
+import { appendEvents } from '../support/factory.js';
+import { freshFactoryEachTest } from '../support/freshFactory.js';
 
 let factory: string;
 freshFactoryEachTest('layover-names-', (dir) => (factory = dir));

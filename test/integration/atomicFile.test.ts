@@ -13,7 +13,8 @@ import { learningsFileFor } from '../../electron/node/factory.js';
 import { journalPath, readJournal } from '../../electron/node/journal.js';
 import { jsonIn, runIn } from '../support/cli.js';
 import { proposed } from '../support/events.js';
-import { appendEvents, freshFactoryEachTest } from '../support/factory.js';
+import { appendEvents } from '../support/factory.js';
+import { freshFactoryEachTest } from '../support/freshFactory.js';
 import { smallDisk, type Mounted } from '../support/mounts.js';
 
 const REPO = path.resolve(import.meta.dirname, '..', '..');

@@ -17,7 +17,8 @@ import {
 import { ledgerPath, openDb } from '../../electron/node/store/db.js';
 import { cli as runCliIn } from '../support/cli.js';
 import { proposed } from '../support/events.js';
-import { appendEvents, freshFactoryEachTest } from '../support/factory.js';
+import { appendEvents } from '../support/factory.js';
+import { freshFactoryEachTest } from '../support/freshFactory.js';
 import { queryFile } from '../support/ledger.js';
 
 let factory: string;

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runIn } from '../support/cli.js';
-import { freshFactoryEachTest } from '../support/factory.js';
+import { freshFactoryEachTest } from '../support/freshFactory.js';
 
 let factory: string;
 freshFactoryEachTest('layover-context-', (dir) => (factory = dir));

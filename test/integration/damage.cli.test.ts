@@ -16,7 +16,8 @@ import { runIn } from '../support/cli.js';
 import { LEDGER_COMMANDS } from '../support/commands.js';
 import { damageLedgerFile } from '../support/ledger.js';
 import { proposed } from '../support/events.js';
-import { appendEvents, eventually, freshFactoryEachTest, writeSettings } from '../support/factory.js';
+import { appendEvents, eventually, writeSettings } from '../support/factory.js';
+import { freshFactoryEachTest } from '../support/freshFactory.js';
 
 let factory: string;
 freshFactoryEachTest('layover-damage-', (dir) => (factory = dir));

@@ -11,7 +11,8 @@ import { ledgerPath } from '../../electron/node/store/db.js';
 import { runIn } from '../support/cli.js';
 import { LISTING_COMMANDS } from '../support/commands.js';
 import { proposed } from '../support/events.js';
-import { appendEvents, freshFactoryEachTest } from '../support/factory.js';
+import { appendEvents } from '../support/factory.js';
+import { freshFactoryEachTest } from '../support/freshFactory.js';
 import { queryLedger } from '../support/ledger.js';
 import { readOnlyView, smallDisk, type Mounted } from '../support/mounts.js';
 

@@ -10,7 +10,8 @@ import { HELP_CATEGORIES } from '../../shared/domain.js';
 import { flushOutbox } from '../../electron/node/outbox.js';
 import { runIn } from '../support/cli.js';
 import * as ev from '../support/events.js';
-import { appendEvents, freshFactoryEachTest } from '../support/factory.js';
+import { appendEvents } from '../support/factory.js';
+import { freshFactoryEachTest } from '../support/freshFactory.js';
 import { queryLedger, withTestLedger } from '../support/ledger.js';
 import { cliStartAllowanceMs, runCliProcess } from '../support/spawnCli.js';
 

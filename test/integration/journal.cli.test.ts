@@ -13,7 +13,8 @@ import { ledgerPath, openDb } from '../../electron/node/store/db.js';
 import { decideLearnings } from '../../electron/node/store/decisions.js';
 import { jsonIn, runIn } from '../support/cli.js';
 import { helpRequested, proposed, runStarted } from '../support/events.js';
-import { appendEvents, freshFactoryEachTest } from '../support/factory.js';
+import { appendEvents } from '../support/factory.js';
+import { freshFactoryEachTest } from '../support/freshFactory.js';
 import { damageLedgerFile } from '../support/ledger.js';
 
 let factory: string;

@@ -11,7 +11,8 @@ import { ledgerPath, openDb } from '../../electron/node/store/db.js';
 import { runIn } from '../support/cli.js';
 import { AGENT_COMMANDS, LEDGER_COMMANDS } from '../support/commands.js';
 import { proposed } from '../support/events.js';
-import { appendEvents, freshFactoryEachTest, writeSettings } from '../support/factory.js';
+import { appendEvents, writeSettings } from '../support/factory.js';
+import { freshFactoryEachTest } from '../support/freshFactory.js';
 
 let factory: string;
 freshFactoryEachTest('layover-access-', (dir) => (factory = dir));

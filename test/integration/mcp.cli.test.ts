@@ -12,7 +12,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { HELP_CATEGORIES, type HelpRequest, type Learning, type Run } from '../../shared/domain.js';
 import { jsonIn, runIn } from '../support/cli.js';
-import { freshFactoryEachTest, writeSettings } from '../support/factory.js';
+import { writeSettings } from '../support/factory.js';
+import { freshFactoryEachTest } from '../support/freshFactory.js';
 import { cliInvocation, runCliProcess, spawnCli } from '../support/spawnCli.js';
 
 let factory: string;

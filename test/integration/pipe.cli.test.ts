@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.js';
-import { freshFactoryEachTest } from '../support/factory.js';
+import { freshFactoryEachTest } from '../support/freshFactory.js';
 import { cliStartAllowanceMs, spawnCli } from '../support/spawnCli.js';
 
 let factory: string;

@@ -14,7 +14,8 @@ import { ORIGIN_QUERIES, decideLearnings, originLearnings, undoDecisions } from 
 import { readJournal } from '../../electron/node/journal.js';
 import { jsonIn, runIn } from '../support/cli.js';
 import { proposed, runFinished, runStarted } from '../support/events.js';
-import { appendEvents, freshFactoryEachTest, writeSettings } from '../support/factory.js';
+import { appendEvents, writeSettings } from '../support/factory.js';
+import { freshFactoryEachTest } from '../support/freshFactory.js';
 import { withTestLedger } from '../support/ledger.js';
 
 let factory: string;

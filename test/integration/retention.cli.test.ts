@@ -8,7 +8,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { SweepReport } from '../../shared/domain.js';
 import { cli as runCliIn } from '../support/cli.js';
 import { fullRun, proposed, type EventLine } from '../support/events.js';
-import { appendEvents, freshFactoryEachTest, inTimeOrder, writeSettings } from '../support/factory.js';
+import { appendEvents, inTimeOrder, writeSettings } from '../support/factory.js';
+import { freshFactoryEachTest } from '../support/freshFactory.js';
 import { queryLedger, withTestLedger } from '../support/ledger.js';
 
 const DAY = 24 * 60 * 60 * 1000;

@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ledgerSettings, SettingsSource } from '../../electron/node/settingsFile.js';
 import { readLastGoodSettings } from '../../electron/node/store/meta.js';
 import { DEFAULT_SETTINGS, type Settings } from '../../electron/rules/settings.js';
-import { eventually as eventuallyWithin, freshFactoryEachTest, writeSettings } from '../support/factory.js';
+import { eventually as eventuallyWithin, writeSettings } from '../support/factory.js';
+import { freshFactoryEachTest } from '../support/freshFactory.js';
 import { withTestLedger } from '../support/ledger.js';
 
 let factory: string;

@@ -2,7 +2,8 @@
 import { expect, it } from 'vitest';
 import { MOST_LISTED } from '../../electron/rules/listing.js';
 import { runIn } from '../support/cli.js';
-import { freshFactoryEachTest, writeSettings } from '../support/factory.js';
+import { writeSettings } from '../support/factory.js';
+import { freshFactoryEachTest } from '../support/freshFactory.js';
 
 let factory: string;
 freshFactoryEachTest('layover-warnings-', (dir) => (factory = dir));

@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../electron/cli/commands.js';
 import { cli, runIn } from '../support/cli.js';
 import { helpRequested, proposed, runFinished, runStarted } from '../support/events.js';
-import { appendEvents, freshFactoryEachTest } from '../support/factory.js';
+import { appendEvents } from '../support/factory.js';
+import { freshFactoryEachTest } from '../support/freshFactory.js';
 
 let factory: string;
 freshFactoryEachTest('layover-spec-cli-', (dir) => (factory = dir));

@@ -8,7 +8,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HELP_CATEGORIES } from '../../shared/domain.js';
 import { jsonIn, runIn } from '../support/cli.js';
 import { fullRun, helpRequested, proposed, runFinished, runStarted, type EventLine } from '../support/events.js';
-import { appendEvents, freshFactoryEachTest, tempFactory, writeSettings } from '../support/factory.js';
+import { appendEvents, tempFactory, writeSettings } from '../support/factory.js';
+import { freshFactoryEachTest } from '../support/freshFactory.js';
 
 let factory: string;
 freshFactoryEachTest('layover-spec-ingest-', (dir) => (factory = dir));

@@ -5,7 +5,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach } from 'vitest';
 
 export interface TempFactory {
   dir: string;
@@ -16,22 +15,6 @@ export interface TempFactory {
 export function tempFactory(prefix = 'layover-test-'): TempFactory {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
-}
-
-/**
- * A fresh factory folder for every test of the file, handed to `use` before each test and
- * deleted after it: `let factory: string; freshFactoryEachTest('x-', (dir) => (factory = dir));`
- */
-export function freshFactoryEachTest(prefix: string, use: (dir: string) => void): void {
-  let current: TempFactory | null = null;
-  beforeEach(() => {
-    current = tempFactory(prefix);
-    use(current.dir);
-  });
-  afterEach(() => {
-    current?.remove();
-    current = null;
-  });
 }
 
 /** Appends events as the factory does: one JSON line each, in the file of their UTC day, in the order given. */
