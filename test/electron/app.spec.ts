@@ -4,11 +4,10 @@
  * download it). It launches the unpackaged build: the packaged app's fuses turn off the
  * inspector `_electron` needs.
  */
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { _electron as electron, expect, test } from '@playwright/test';
 import { detectElectronRuntime } from '../../electron/node/electronRuntime.js';
+import { tempFactory } from '../support/factory.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const runtime = detectElectronRuntime();
@@ -17,14 +16,15 @@ if (!runtime.installed) console.log(`Electron runtime not installed: ${runtime.r
 test.skip(!runtime.installed, `Electron runtime not installed: ${runtime.reason}`);
 
 test('the app opens the factory in a hardened window', async () => {
-  const factory = fs.mkdtempSync(path.join(os.tmpdir(), 'layover-electron-'));
-  const userData = fs.mkdtempSync(path.join(os.tmpdir(), 'layover-electron-data-'));
+  const folder = tempFactory('layover-electron-');
+  const userData = tempFactory('layover-electron-data-');
+  const factory = folder.dir;
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
   const app = await electron.launch({
     executablePath: runtime.executable ?? undefined,
     args: [path.join(root, 'dist', 'main', 'electron', 'main.js'), '--factory', factory, ...(process.env.CI ? ['--no-sandbox'] : [])],
-    env: { ...env, LAYOVER_USER_DATA: userData },
+    env: { ...env, LAYOVER_USER_DATA: userData.dir },
   });
   try {
     const page = await app.firstWindow();
@@ -53,5 +53,7 @@ test('the app opens the factory in a hardened window', async () => {
     expect(await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows().length)).toBe(1);
   } finally {
     await app.close();
+    folder.remove();
+    userData.remove();
   }
 });
