@@ -32,7 +32,7 @@ import {
   type BenchResult,
   type Sizes,
 } from './harness.js';
-import { serveProgram } from './serve.js';
+import { serveProgram } from '../support/serve.js';
 import { CASES } from './cases/index.js';
 
 const DEFAULT_OUT = path.join(REPO, 'bench', 'results.json');

@@ -16,7 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { parentPort, workerData } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import type { DeskInfo } from '../../shared/api.js';
-import { callerOf, pingUntilCaughtUp, sleep } from './serve.js';
+import { callerOf, pingUntilCaughtUp, sleep } from '../support/serve.js';
 
 export interface PingStart {
   origin: string;

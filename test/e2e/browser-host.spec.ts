@@ -4,7 +4,7 @@
  * real browser and from plain HTTP.
  */
 import { expect, test } from '@playwright/test';
-import { startServe, type RunningServe } from '../bench/serve.js';
+import { startServe, type RunningServe } from '../support/serve.js';
 import { tempFactory, type TempFactory } from '../support/factory.js';
 
 let factory: TempFactory;

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 import type { CallInput, CallOutput, Channel } from '../../shared/api.js';
-import { startServe } from '../bench/serve.js';
+import { startServe } from '../support/serve.js';
 import { appendEvents, tempFactory } from '../support/factory.js';
 import { runCliProcess } from '../support/spawnCli.js';
 

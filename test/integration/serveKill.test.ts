@@ -17,7 +17,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { alive } from '../../electron/node/atomicFile.js';
 import { seededRandom } from '../../electron/rules/seededRandom.js';
-import { caughtUp, startServe, type RunningServe } from '../bench/serve.js';
+import { caughtUp, startServe, type RunningServe } from '../support/serve.js';
 import { helpRequested, runStarted } from '../support/events.js';
 import { appendEvents, eventually, tempFactory, type TempFactory } from '../support/factory.js';
 import { queryLedger } from '../support/ledger.js';

@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { caughtUp, startServe } from '../bench/serve.js';
+import { caughtUp, startServe } from '../support/serve.js';
 import { eventually, tempFactory, type TempFactory } from '../support/factory.js';
 import { queryLedger } from '../support/ledger.js';
 import { REPO } from '../support/spawnCli.js';

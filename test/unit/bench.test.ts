@@ -3,7 +3,7 @@
  * is what the issue describes — valid events, a large Zipf vocabulary, texts of 8–30 words, about
  * 30% rewordings — and the same for the same seed, so that two runs measure the same work.
  * And its harness: how a figure is checked against its target (`test/bench/harness.ts`), and which
- * program its serve cases run (`test/bench/serve.ts`).
+ * program its serve cases run (`test/support/serve.ts`).
  */
 import fs from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -254,7 +254,7 @@ describe('the benchmark harness', () => {
     it('is decided once for the run, so what the header names is what serve runs even if the build goes stale after it', async () => {
       vi.resetModules();
       const { compiledCliStaleReason, sourcesReason, usesCompiledCli } = await import('../support/spawnCli.js');
-      const { serveProgram } = await import('../bench/serve.js');
+      const { serveProgram } = await import('../support/serve.js');
       delete process.env.LAYOVER_TEST_CLI;
       const named = serveProgram();
       const atStart = sourcesReason();
@@ -268,7 +268,7 @@ describe('the benchmark harness', () => {
     it('whichever asks first decides: a serve started before the header is named by it as it ran', async () => {
       vi.resetModules();
       const { compiledCliStaleReason, usesCompiledCli } = await import('../support/spawnCli.js');
-      const { serveProgram } = await import('../bench/serve.js');
+      const { serveProgram } = await import('../support/serve.js');
       process.env.LAYOVER_TEST_CLI = 'source';
       expect(usesCompiledCli()).toBe(false);
       delete process.env.LAYOVER_TEST_CLI;

@@ -21,7 +21,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { formatCount, mixedSpec, percentile, result, type BenchCase } from '../harness.js';
-import { startServe } from '../serve.js';
+import { startServe } from '../../support/serve.js';
 import { workerEntry } from '../../../electron/node/workerEntry.js';
 import type { PingStart, PingTimes } from '../pingThread.js';
 

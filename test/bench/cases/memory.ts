@@ -12,7 +12,7 @@ import path from 'node:path';
 import { ledgerPath } from '../../../electron/node/store/db.js';
 import type { FactorySpec } from '../corpus.js';
 import { MIXED_AGENTS, MIXED_DAYS, countIn, eventsForLearnings, formatCount, result, type BenchCase } from '../harness.js';
-import { pingUntilCaughtUp, startServe } from '../serve.js';
+import { pingUntilCaughtUp, startServe } from '../../support/serve.js';
 
 /** The most resident memory serve may hold, in MB (issue 9). */
 const MOST_MB = 400;

@@ -1,8 +1,8 @@
 /**
  * `layover-desk serve` as a child process: the host as the operator runs it, reached from outside
- * through its HTTP API with the token it prints. The benchmark measures it this way; the tests
- * that kill it and the end-to-end specs in the browser start it here too, so that there is one
- * way to start it, read its address and stop it.
+ * through its HTTP API with the token it prints. The benchmark and the soak measure it this way,
+ * and the integration tests that kill or load it and the end-to-end specs in the browser start it
+ * here too, so that there is one way to start it, read its address and stop it.
  *
  * It runs the build (`bin/layover-desk.js`) when the build is current, as the issue asks, since
  * that is what ships; a stale or missing build would measure other code, so then it runs the
@@ -14,7 +14,7 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { DeskInfo } from '../../shared/api.js';
-import { sourcesReason, spawnCli } from '../support/spawnCli.js';
+import { sourcesReason, spawnCli } from './spawnCli.js';
 import { TOKEN_HEADER } from '../../electron/node/host/guards.js';
 
 /** Longest wait for serve to print its URL, and to stop once asked. */
