@@ -15,8 +15,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parentPort, workerData } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { DeskInfo } from '../../shared/api.js';
-import { callerOf, pingUntilCaughtUp, sleep } from '../support/serve.js';
+import { callerOf, pingUntilCaughtUp } from '../support/serve.js';
 
 export interface PingStart {
   origin: string;

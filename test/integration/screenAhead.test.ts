@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { screen } from '../../electron/rules/screen.js';
 import { MIN_PROPOSALS_AHEAD, ScreenAhead } from '../../electron/node/screenAhead.js';
@@ -60,7 +61,7 @@ describe('screening ahead on a helper thread (electron/node/screenAhead.ts)', ()
     const first = ahead.screenAll(TEXTS, MAX_TEXT);
     for (let waited = 0; first.posted() < TEXTS.length && waited < 60_000; waited += 50) busyFor(50);
     ahead.close();
-    await new Promise((resolve) => setTimeout(resolve, 300)); // the ended thread's exit is heard
+    await sleep(300); // the ended thread's exit is heard
     const second = ahead.screenAll(TEXTS, MAX_TEXT);
     for (let waited = 0; second.posted() < TEXTS.length && waited < 60_000; waited += 50) busyFor(50);
     expect(TEXTS.map((_, i) => second.result(i))).toEqual(TEXTS.map((text) => screen(text, MAX_TEXT)));

@@ -21,7 +21,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { caughtUp, serveProgram, sleep, startServe, type RunningServe } from '../support/serve.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { caughtUp, serveProgram, startServe, type RunningServe } from '../support/serve.js';
 import { helpRequested, proposed, runFinished, runStarted, type EventLine } from '../support/events.js';
 
 const DEFAULT_MINUTES = 10;

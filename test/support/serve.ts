@@ -13,6 +13,7 @@
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { DeskInfo } from '../../shared/api.js';
 import { sourcesReason, spawnCli } from './spawnCli.js';
 import { TOKEN_HEADER } from '../../electron/node/host/guards.js';
@@ -132,8 +133,6 @@ export function caughtUp(info: DeskInfo): boolean {
   if (info.watcher.state === 'error') throw new Error(`serve's watcher stopped: ${info.watcher.error ?? 'no reason given'}`);
   return info.watcher.state === 'watching' && info.watcher.done_bytes >= info.watcher.total_bytes;
 }
-
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Longest a catch-up may take before a case gives up on it (far beyond any target: a hang guard). */
 const CATCH_UP_LIMIT_MS = 30 * 60_000;

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, CHANNELS, type Handlers } from '../../shared/api.js';
 import type { PushListener } from '../../electron/node/host/deskPort.js';
@@ -441,7 +442,7 @@ describe('the event stream', () => {
     const end = Date.now() + ms;
     while (!check()) {
       if (Date.now() > end) throw new Error('timed out');
-      await new Promise((r) => setTimeout(r, 10));
+      await sleep(10);
     }
   }
 

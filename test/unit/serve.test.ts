@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { CliIo } from '../../electron/cli/command.js';
 import { runCli } from '../../electron/cli/main.js';
@@ -57,7 +58,7 @@ describe('layover-desk serve', () => {
     const printed = /http:\/\/127\.0\.0\.1:(\d+)\/\?token=([A-Za-z0-9_-]{43})/;
     while (!printed.test(cli.out())) {
       if (Date.now() > end) throw new Error(`no URL printed: ${cli.out()} ${cli.err()}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await sleep(20);
     }
     const match = printed.exec(cli.out())!;
     const origin = `http://127.0.0.1:${match[1]}`;
