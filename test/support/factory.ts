@@ -40,20 +40,21 @@ export function writeSettings(factory: string, toml: string): void {
 
 /**
  * Waits until `check` returns a value (not undefined / false) and returns it, failing after `ms`
- * with `what` in the message, rather than sleeping a fixed time. The default wait is long enough
- * for a watcher to notice a change and its worker to ingest it on a machine busy with the rest of
- * the suite; a passing check returns as soon as it holds, so only a failure waits it out.
+ * with `what` in the message, rather than sleeping a fixed time; `what` may be a function, called
+ * only on failure, to say what was seen by then. The default wait is long enough for a watcher to
+ * notice a change and its worker to ingest it on a machine busy with the rest of the suite; a
+ * passing check returns as soon as it holds, so only a failure waits it out.
  */
 export async function eventually<T>(
   check: () => T | undefined | false | Promise<T | undefined | false>,
-  what = 'the condition holds',
+  what: string | (() => string) = 'the condition holds',
   ms = 10_000,
 ): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await check();
     if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting until ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting until ${typeof what === 'string' ? what : what()}`);
     await sleep(20);
   }
 }

@@ -7,7 +7,6 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, CHANNELS, type Handlers } from '../../shared/api.js';
 import type { PushListener } from '../../electron/node/host/deskPort.js';
@@ -16,6 +15,7 @@ import { tokenMatches } from '../../electron/node/host/guards.js';
 import { startHost, type RunningHost } from '../../electron/node/host/http.js';
 import { resolveStatic } from '../../electron/node/host/staticFiles.js';
 import { testDeskInfo } from '../support/deskInfo.js';
+import { eventually } from '../support/factory.js';
 
 const info = testDeskInfo();
 
@@ -438,32 +438,24 @@ describe('the event stream', () => {
     });
   }
 
-  async function until(check: () => boolean, ms = 3000): Promise<void> {
-    const end = Date.now() + ms;
-    while (!check()) {
-      if (Date.now() > end) throw new Error('timed out');
-      await sleep(10);
-    }
-  }
-
   it('delivers a push as an event, and heartbeats', async () => {
     const stream = await openStream();
     expect(stream.res.headers['content-type']).toBe('text/event-stream; charset=utf-8');
-    await until(() => listeners.size > 0);
+    await eventually(() => listeners.size > 0, 'the stream listens');
     push('ledger.changed', { reason: 'ingest' });
-    await until(() => stream.text().includes('event: ledger.changed'));
+    await eventually(() => stream.text().includes('event: ledger.changed'), 'the push arrives');
     expect(stream.text()).toContain('event: ledger.changed\ndata: {"reason":"ingest"}\n\n');
-    await until(() => stream.text().includes(': heartbeat'));
+    await eventually(() => stream.text().includes(': heartbeat'), 'a heartbeat arrives');
     stream.req.destroy();
-    await until(() => listeners.size === 0);
+    await eventually(() => listeners.size === 0, 'the closed stream stops listening');
   });
 
   it('does not pass on a push that breaks the contract', async () => {
     const stream = await openStream();
-    await until(() => listeners.size > 0);
+    await eventually(() => listeners.size > 0, 'the stream listens');
     push('ledger.changed', { reason: 42 });
     push('ledger.changed', { reason: 'after' });
-    await until(() => stream.text().includes('"after"'));
+    await eventually(() => stream.text().includes('"after"'), 'the valid push after it arrives');
     expect(stream.text()).not.toContain('42');
     expect(logged.some((line) => line.includes('ledger.changed'))).toBe(true);
     stream.req.destroy();

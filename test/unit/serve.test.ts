@@ -5,7 +5,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { CliIo } from '../../electron/cli/command.js';
 import { runCli } from '../../electron/cli/main.js';
@@ -54,13 +53,12 @@ describe('layover-desk serve', () => {
     const controller = new AbortController();
     const cli = io(controller, factory);
     const running = runCli(['serve', '--factory', factory, '--create', '--port', '0'], cli.io);
-    const end = Date.now() + 20_000;
     const printed = /http:\/\/127\.0\.0\.1:(\d+)\/\?token=([A-Za-z0-9_-]{43})/;
-    while (!printed.test(cli.out())) {
-      if (Date.now() > end) throw new Error(`no URL printed: ${cli.out()} ${cli.err()}`);
-      await sleep(20);
-    }
-    const match = printed.exec(cli.out())!;
+    const match = await eventually(
+      () => printed.exec(cli.out()) ?? undefined,
+      () => `a tokened URL is printed (printed: ${cli.out()} ${cli.err()})`,
+      20_000,
+    );
     const origin = `http://127.0.0.1:${match[1]}`;
     expect((await fetch(`${origin}/`)).status).toBe(401);
     const call = await fetch(`${origin}/api/call/desk.info`, {

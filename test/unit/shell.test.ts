@@ -8,9 +8,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fatalNotification } from '../../shared/attention.js';
+import { eventually } from '../support/factory.js';
 
 type Handler = (...args: unknown[]) => unknown;
 
@@ -131,13 +131,9 @@ let tmp: string;
 let factory: string;
 const saved = { ...process.env };
 
-async function until(check: () => boolean, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await sleep(20);
-  }
-}
+/** How long a test waits on the shell: it starts the real Desk, whose watcher ingests. */
+const SHELL_WAIT_MS = 15_000;
+const until = (check: () => boolean, what: string) => eventually(check, what, SHELL_WAIT_MS);
 
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'layover-shell-'));
@@ -146,13 +142,13 @@ beforeAll(async () => {
   process.env.LAYOVER_USER_DATA = path.join(tmp, 'user-data');
   process.env.LAYOVER_FACTORY = factory;
   await import('../../electron/main.js');
-  await until(() => h.windows.length > 0);
+  await until(() => h.windows.length > 0, 'the window opens');
 }, 30_000);
 
 afterAll(async () => {
   const willQuit = h.appEvents.get('will-quit');
   willQuit?.({ preventDefault() {} });
-  await until(() => h.quit);
+  await until(() => h.quit, 'the app quits');
   process.env = saved;
   fs.rmSync(tmp, { recursive: true, force: true });
 });
@@ -266,7 +262,7 @@ describe('the Electron shell', () => {
     const call = h.ipc.get('desk:call')!;
     // Opening the same factory again makes the Desk push desk.changed and ledger.changed.
     await call(event(appFrame()), 'factory.open', { path: factory });
-    await until(() => window.webContents.sent.length > before);
+    await until(() => window.webContents.sent.length > before, 'the window is sent a push');
     const names = window.webContents.sent.slice(before).map((args) => [args[0], args[1]]);
     expect(names).toContainEqual(['desk:push', 'desk.changed']);
   });
@@ -278,17 +274,17 @@ describe('the Electron shell', () => {
     fs.mkdirSync(path.join(factory, 'events'), { recursive: true });
     const event = { type: 'help.requested', at, id: 'help-1', agent: 'builder', run: 'run-1', chain: 'chain-1', fatal: true, question: 'Which key signs the release?' };
     fs.appendFileSync(path.join(factory, 'events', `${day}.jsonl`), `${JSON.stringify(event)}\n`);
-    await until(() => h.notifications.length > 0);
+    await until(() => h.notifications.length > 0, 'a notification is shown');
     expect(h.notifications[0]).toEqual({ title: 'builder needs you', body: 'Which key signs the release?' });
-    await until(() => window.webContents.sent.some((args) => args[1] === 'help.fatal'));
-    await until(() => h.badge === 1);
+    await until(() => window.webContents.sent.some((args) => args[1] === 'help.fatal'), 'the window is sent help.fatal');
+    await until(() => h.badge === 1, 'the badge counts one');
   });
 
   it('counts only open fatal requests on the badge: one resolved leaves it', async () => {
-    await until(() => h.badge === 1);
+    await until(() => h.badge === 1, 'the badge counts one');
     const call = h.ipc.get('desk:call')!;
     expect(await call(event(appFrame()), 'help.resolve', { id: 'help-1', by: 'ada' })).toMatchObject({ ok: true });
-    await until(() => h.badge === 0);
+    await until(() => h.badge === 0, 'the badge clears');
   });
 
   it('cuts a long question in the native notification as the shared wording does', async () => {
@@ -297,7 +293,7 @@ describe('the Electron shell', () => {
     const event = { type: 'help.requested', at, id: 'help-2', agent: 'builder', run: 'run-2', chain: 'chain-2', fatal: true, question };
     const before = h.notifications.length;
     fs.appendFileSync(path.join(factory, 'events', `${at.slice(0, 10)}.jsonl`), `${JSON.stringify(event)}\n`);
-    await until(() => h.notifications.length > before);
+    await until(() => h.notifications.length > before, 'a new notification is shown');
     expect(h.notifications[before]).toEqual(fatalNotification({ agent: 'builder', question }));
     expect((h.notifications[before] as { body: string }).body.endsWith('…')).toBe(true);
   });
