@@ -17,7 +17,7 @@ import { DEFAULT_SETTINGS } from '../../electron/rules/settings.js';
 import { seededRandom } from '../../electron/rules/seededRandom.js';
 import { screen } from '../../electron/rules/screen.js';
 import { MAX_TEXT_WORDS, MIN_TEXT_WORDS, ProposalTexts, VOCABULARY, generateFactory, type FactorySpec } from '../bench/corpus.js';
-import { Stopwatch, failedResult, percentile, result, tableRow, timedCall } from '../bench/harness.js';
+import { Stopwatch, failedResult, percentile, result, tableRow, threadCpuMs, timedCall } from '../bench/harness.js';
 import { onePointShare } from '../bench/hostPauses.js';
 import { oneCycle, scatteredReads } from '../bench/scatteredReads.js';
 import { collectionsDuring, collectionsWithin, type Collection } from '../bench/collections.js';
@@ -204,6 +204,25 @@ describe('the benchmark harness', () => {
     } finally {
       Atomics.store(flags, 1, 1);
       await Promise.all(workers.map((w) => w.terminate()));
+    }
+  });
+
+  it.runIf(process.platform === 'linux')("a thread's own CPU time leaves out what the process's other threads spend meanwhile, which the process's CPU time counts", async () => {
+    const WAIT_MS = 200;
+    const flags = new Int32Array(new SharedArrayBuffer(8)); // [started, stop]
+    const spin = `const f = new Int32Array(require('node:worker_threads').workerData); Atomics.add(f, 0, 1); while (Atomics.load(f, 1) === 0);`;
+    const worker = new Worker(spin, { eval: true, workerData: flags.buffer });
+    try {
+      await eventually(() => Atomics.load(flags, 0) === 1, 'the spinning thread runs');
+      const threadBefore = threadCpuMs()!;
+      const call = timedCall(() => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, WAIT_MS));
+      const threadMs = threadCpuMs()! - threadBefore;
+      // The worker spun through the wait, even sharing its core with other tests' threads.
+      expect(call.cpuMs).toBeGreaterThan(WAIT_MS / 8);
+      expect(threadMs).toBeLessThan(call.cpuMs / 4);
+    } finally {
+      Atomics.store(flags, 1, 1);
+      await worker.terminate();
     }
   });
 
