@@ -153,14 +153,23 @@ export function timedCall<T>(fn: () => T): TimedCall & { value: T } {
 const THREAD_SCHEDSTAT = '/proc/thread-self/schedstat';
 
 /**
- * The calling thread's own CPU time in ms, or null where the kernel does not tell it (not Linux).
- * Beside the process's CPU time ({@link timedCall}) it tells a call's own work from what the
- * process's other threads (the collector's helpers, a worker) did while it ran. Read around a
- * call, not inside `timedCall`, whose many short calls (the query case) would pay for the reads.
+ * The calling thread's own CPU time in ms, or null where the kernel does not tell it (not Linux,
+ * or a kernel that keeps no scheduler statistics and writes zeros). Beside the process's CPU time
+ * ({@link timedCall}) it tells a call's own work from what the process's other threads (the
+ * collector's helpers, a worker) did while it ran. Read around a call, not inside `timedCall`,
+ * whose many short calls (the query case) would pay for the reads.
+ *
+ * Why the process's CPU time is asked for first: the kernel brings a running thread's count up to
+ * date only at its timer tick (every 4 ms at 250 a second) or when the thread leaves the CPU, so
+ * the file alone can be milliseconds behind. Asking for the process's CPU time makes it bring the
+ * calling thread's count up to date, so the file then tells it to within the few microseconds of
+ * the two calls.
  */
 export function threadCpuMs(): number | null {
   try {
-    return finite(Number(fs.readFileSync(THREAD_SCHEDSTAT, 'utf8').split(' ')[0]) / 1e6);
+    process.cpuUsage();
+    const ns = Number(fs.readFileSync(THREAD_SCHEDSTAT, 'utf8').split(' ')[0]);
+    return ns > 0 ? finite(ns / 1e6) : null;
   } catch {
     return null;
   }

@@ -226,6 +226,27 @@ describe('the benchmark harness', () => {
     }
   });
 
+  it.runIf(process.platform === 'linux')("a thread's own CPU time is read as it stands, not as it stood at the kernel's last tick", () => {
+    // Spells of 0.5 to 2 ms of work that make no system call, so only the read itself can bring
+    // the thread's count up to date. Read as of the kernel's last tick (every 4 ms at 250 a
+    // second), a spell a tick fell in would count from the tick before it, some milliseconds more
+    // than it lasted. The lengths vary so that the ticks cannot keep falling between spells.
+    const SPELLS = 40;
+    const spellMs = (spell: number): number => 0.5 + ((spell * 0.37) % 1.5);
+    // The reads themselves add up to a quarter of a millisecond here; a stale read, up to a tick.
+    const TOLERANCE_MS = 1;
+    const overs: number[] = [];
+    for (let spell = 0; spell < SPELLS; spell++) {
+      const threadBefore = threadCpuMs()!;
+      const start = performance.now();
+      while (performance.now() - start < spellMs(spell));
+      const wall = performance.now() - start;
+      const over = threadCpuMs()! - threadBefore - wall;
+      if (over > TOLERANCE_MS) overs.push(over);
+    }
+    expect(overs).toEqual([]);
+  });
+
   it("a call met a collection when their spans overlap at all, and not when one ends as the other begins", () => {
     const collections: Collection[] = [
       { start: 10, ms: 5, kind: 'minor' },
