@@ -40,6 +40,24 @@ function generated(spec: FactorySpec): { dir: string; lines: string[] } {
 
 const wordsOf = (text: string): number => text.split(/\s+/u).filter((token) => /[\p{L}\p{N}]/u.test(token)).length;
 
+/** Starts `count` threads that spin until stopped, and waits until all of them run. */
+async function spinningThreads(count: number): Promise<{ stop: () => Promise<void> }> {
+  const flags = new Int32Array(new SharedArrayBuffer(8)); // [started, stop]
+  const spin = `const f = new Int32Array(require('node:worker_threads').workerData); Atomics.add(f, 0, 1); while (Atomics.load(f, 1) === 0);`;
+  const workers = Array.from({ length: count }, () => new Worker(spin, { eval: true, workerData: flags.buffer }));
+  const stop = async (): Promise<void> => {
+    Atomics.store(flags, 1, 1);
+    await Promise.all(workers.map((w) => w.terminate()));
+  };
+  try {
+    await eventually(() => Atomics.load(flags, 0) === count, 'every spinning thread runs');
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { stop };
+}
+
 describe('the benchmark corpus', () => {
   it('the vocabulary holds at least 20,000 distinct significant words', () => {
     expect(new Set(significantWords(VOCABULARY.join(' '))).size).toBeGreaterThanOrEqual(20_000);
@@ -189,12 +207,8 @@ describe('the benchmark harness', () => {
 
   it('a call that could run on while other threads take its CPU counts as preempted', async () => {
     // Two spinning threads a core, so the scheduler must share every core with the timed call.
-    const spinners = 2 * availableParallelism();
-    const flags = new Int32Array(new SharedArrayBuffer(8)); // [started, stop]
-    const spin = `const f = new Int32Array(require('node:worker_threads').workerData); Atomics.add(f, 0, 1); while (Atomics.load(f, 1) === 0);`;
-    const workers = Array.from({ length: spinners }, () => new Worker(spin, { eval: true, workerData: flags.buffer }));
+    const spinners = await spinningThreads(2 * availableParallelism());
     try {
-      await eventually(() => Atomics.load(flags, 0) === spinners, 'every spinning thread runs');
       const call = timedCall(() => {
         const until = performance.now() + 300;
         while (performance.now() < until);
@@ -202,18 +216,14 @@ describe('the benchmark harness', () => {
       // Other threads may wait meanwhile, but far less often than this one is preempted.
       expect(call.preemptions).toBeGreaterThan(call.waits);
     } finally {
-      Atomics.store(flags, 1, 1);
-      await Promise.all(workers.map((w) => w.terminate()));
+      await spinners.stop();
     }
   });
 
   it.runIf(process.platform === 'linux')("a thread's own CPU time leaves out what the process's other threads spend meanwhile, which the process's CPU time counts", async () => {
     const WAIT_MS = 200;
-    const flags = new Int32Array(new SharedArrayBuffer(8)); // [started, stop]
-    const spin = `const f = new Int32Array(require('node:worker_threads').workerData); Atomics.add(f, 0, 1); while (Atomics.load(f, 1) === 0);`;
-    const worker = new Worker(spin, { eval: true, workerData: flags.buffer });
+    const spinner = await spinningThreads(1);
     try {
-      await eventually(() => Atomics.load(flags, 0) === 1, 'the spinning thread runs');
       const threadBefore = threadCpuMs()!;
       const call = timedCall(() => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, WAIT_MS));
       const threadMs = threadCpuMs()! - threadBefore;
@@ -221,8 +231,7 @@ describe('the benchmark harness', () => {
       expect(call.cpuMs).toBeGreaterThan(WAIT_MS / 8);
       expect(threadMs).toBeLessThan(call.cpuMs / 4);
     } finally {
-      Atomics.store(flags, 1, 1);
-      await worker.terminate();
+      await spinner.stop();
     }
   });
 
