@@ -40,6 +40,9 @@ function generated(spec: FactorySpec): { dir: string; lines: string[] } {
 
 const wordsOf = (text: string): number => text.split(/\s+/u).filter((token) => /[\p{L}\p{N}]/u.test(token)).length;
 
+/** Blocks this thread for `ms` without using its CPU. */
+const blockFor = (ms: number): void => void Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
 /** Starts `count` threads that spin until stopped, and waits until all of them run. */
 async function spinningThreads(count: number): Promise<{ stop: () => Promise<void> }> {
   const flags = new Int32Array(new SharedArrayBuffer(8)); // [started, stop]
@@ -192,7 +195,7 @@ describe('the benchmark harness', () => {
 
   it("a call that waits counts in its time and as a wait of its thread, not in the process's CPU; a stopwatch adds its calls up", () => {
     const WAIT_MS = 40;
-    const wait = (): number => (Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, WAIT_MS), 7);
+    const wait = (): number => (blockFor(WAIT_MS), 7);
     const call = timedCall(wait);
     expect(call.value).toBe(7);
     expect(call.ms).toBeGreaterThanOrEqual(WAIT_MS - 1);
@@ -225,7 +228,7 @@ describe('the benchmark harness', () => {
     const spinner = await spinningThreads(1);
     try {
       const threadBefore = threadCpuMs()!;
-      const call = timedCall(() => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, WAIT_MS));
+      const call = timedCall(() => blockFor(WAIT_MS));
       const threadMs = threadCpuMs()! - threadBefore;
       // The worker spun through the wait, even sharing its core with other tests' threads.
       expect(call.cpuMs).toBeGreaterThan(WAIT_MS / 8);
