@@ -21,6 +21,7 @@ import { Stopwatch, failedResult, percentile, result, tableRow, threadCpuMs, tim
 import { onePointShare } from '../bench/hostPauses.js';
 import { oneCycle, scatteredReads } from '../bench/scatteredReads.js';
 import { collectionsDuring, collectionsWithin, type Collection } from '../bench/collections.js';
+import { blockThread } from '../support/blockThread.js';
 import { eventually, tempFactory, type TempFactory } from '../support/factory.js';
 
 const folders: TempFactory[] = [];
@@ -39,9 +40,6 @@ function generated(spec: FactorySpec): { dir: string; lines: string[] } {
 }
 
 const wordsOf = (text: string): number => text.split(/\s+/u).filter((token) => /[\p{L}\p{N}]/u.test(token)).length;
-
-/** Blocks this thread for `ms` without using its CPU. */
-const blockFor = (ms: number): void => void Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 /** Starts `count` threads that spin until stopped, and waits until all of them run. */
 async function spinningThreads(count: number): Promise<{ stop: () => Promise<void> }> {
@@ -195,7 +193,7 @@ describe('the benchmark harness', () => {
 
   it("a call that waits counts in its time and as a wait of its thread, not in the process's CPU; a stopwatch adds its calls up", () => {
     const WAIT_MS = 40;
-    const wait = (): number => (blockFor(WAIT_MS), 7);
+    const wait = (): number => (blockThread(WAIT_MS), 7);
     const call = timedCall(wait);
     expect(call.value).toBe(7);
     expect(call.ms).toBeGreaterThanOrEqual(WAIT_MS - 1);
@@ -228,7 +226,7 @@ describe('the benchmark harness', () => {
     const spinner = await spinningThreads(1);
     try {
       const threadBefore = threadCpuMs()!;
-      const call = timedCall(() => blockFor(WAIT_MS));
+      const call = timedCall(() => blockThread(WAIT_MS));
       const threadMs = threadCpuMs()! - threadBefore;
       // The worker spun through the wait, even sharing its core with other tests' threads.
       expect(call.cpuMs).toBeGreaterThan(WAIT_MS / 8);
